@@ -1,0 +1,320 @@
+"""World definitions: the shared JSON schema (``schema_version`` 1) as typed msgspec structs.
+
+``load_definition`` decodes a dict, a JSON string or bytes, checks it, and returns a
+``WorldDefinition``; every problem is a ``DefinitionError`` naming the JSON path.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any, Literal
+
+import msgspec
+
+SCHEMA_VERSION = 1
+
+#: Service kinds a definition may place. Each becomes an HTTP handler in ``cwgym.services``.
+SERVICE_KINDS = (
+    "blog",
+    "calendar",
+    "chat",
+    "docs",
+    "forum",
+    "git",
+    "mail",
+    "search",
+    "shop",
+    "static",
+    "tickets",
+    "wiki",
+)
+
+
+class DefinitionError(ValueError):
+    """A world definition that cannot be built; the message starts with the JSON path."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=False):
+    pass
+
+
+class Profile(_Strict):
+    """An OS profile: what a family of machines looks like from inside."""
+
+    id: str
+    name: str = ""
+    family: Literal["linux", "macos", "windows", "ios", "android"] = "linux"
+    home: str = "/home/{user}"
+    case_sensitive: bool = True
+    shell: Literal["posix", "powershell"] = "posix"
+
+
+class Computer(_Strict):
+    """One machine: its profile, address, user and seeded files."""
+
+    id: str
+    profile: str
+    address: str
+    user: str
+    node: str | None = None
+    initial_files: dict[str, str] = {}
+    installed_apps: list[str] = []
+    packages: list[str] = []
+    presentation: Literal["desktop", "laptop", "phone", "server"] | None = None
+
+    @property
+    def node_id(self) -> str:
+        """The network node this computer sits on (its own id unless stated)."""
+        return self.node or self.id
+
+
+class Node(_Strict):
+    id: str
+    address: str
+    zone: Literal["local", "internet", "host"] = "local"
+
+
+class Link(_Strict):
+    from_: str = msgspec.field(name="from")
+    to: str = msgspec.field(name="to")
+    bidirectional: bool = True
+    latency_us: int = 0
+    loss_per_million: int = 0
+
+
+class DnsRecord(_Strict):
+    name: str
+    address: str | None = None
+    cname: str | None = None
+    ttl_us: int = 60_000_000
+    resolver: str | None = None
+
+
+class Route(_Strict):
+    destination: str
+    via: str
+    node: str | None = None
+
+
+class Gateway(_Strict):
+    allow_local: bool = True
+    allow_internet: bool = False
+    allow_host: bool = False
+
+
+class Network(_Strict):
+    nodes: list[Node] = []
+    links: list[Link] = []
+    dns: list[DnsRecord] = []
+    routes: list[Route] = []
+    implicit_lan: bool = False
+    gateway: Gateway = msgspec.field(default_factory=Gateway)
+
+
+class Service(_Strict):
+    id: str
+    kind: str
+    node: str
+    domains: list[str] = []
+    port: int = 80
+    tls: bool = False
+    initial_state: Any = None
+    search_entries: list[Any] = []
+
+
+class WorldDefinition(_Strict):
+    """A blueprint: everything a world is built from, before any seed or action."""
+
+    id: str
+    schema_version: int = SCHEMA_VERSION
+    internet: bool = False
+    profiles: list[Profile] = []
+    computers: list[Computer] = []
+    network: Network = msgspec.field(default_factory=Network)
+    services: list[Service] = []
+    metadata: dict[str, Any] = {}
+
+    def profile(self, profile_id: str) -> Profile:
+        """The profile with this id (the definition was checked, so it exists)."""
+        for profile in self.profiles:
+            if profile.id == profile_id:
+                return profile
+        raise KeyError(profile_id)
+
+    def computer(self, computer_id: str) -> Computer | None:
+        for computer in self.computers:
+            if computer.id == computer_id:
+                return computer
+        return None
+
+    def to_plain(self) -> dict:
+        """The normalised definition as plain JSON-ready data, defaults filled in."""
+        return msgspec.to_builtins(self)
+
+
+_HOSTNAME = re.compile(r"^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$", re.I)
+_MSGSPEC_PATH = re.compile(r" - at `(\$[^`]*)`$")
+
+
+def load_definition(source: Any) -> WorldDefinition:
+    """Decode and check a world definition from a dict, a JSON string or JSON bytes.
+
+    Raises:
+        DefinitionError: with the JSON path of the first problem found.
+    """
+    if isinstance(source, WorldDefinition):
+        check_definition(source)
+        return source
+    if isinstance(source, (str, bytes, bytearray)):
+        try:
+            source = msgspec.json.decode(source)
+        except msgspec.DecodeError as exc:
+            raise DefinitionError("$", f"not valid JSON ({exc})") from None
+    if not isinstance(source, dict):
+        raise DefinitionError("$", f"expected a JSON object, got {type(source).__name__}")
+    version = source.get("schema_version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise DefinitionError(
+            "$.schema_version",
+            f"unsupported schema_version {version!r}; this engine reads version {SCHEMA_VERSION}",
+        )
+    try:
+        definition = msgspec.convert(source, WorldDefinition)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        match = _MSGSPEC_PATH.search(text)
+        path = match.group(1) if match else "$"
+        problem = _MSGSPEC_PATH.sub("", text)
+        raise DefinitionError(path, problem) from None
+    check_definition(definition)
+    return definition
+
+
+def _address(path: str, text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        raise DefinitionError(path, f"malformed address {text!r}") from None
+
+
+def _unique(items: list, what: str, path: str) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if not item.id or not item.id.strip():
+            raise DefinitionError(f"{path}[{index}].id", f"{what} id must not be blank")
+        if item.id in seen:
+            raise DefinitionError(
+                f"{path}[{index}].id",
+                f"duplicate {what} id {item.id!r} (first at {path}[{seen[item.id]}])",
+            )
+        seen[item.id] = index
+    return seen
+
+
+def check_definition(d: WorldDefinition) -> None:
+    """Check references, identities, addresses and listeners; raise on the first problem."""
+    if not d.id or not d.id.strip():
+        raise DefinitionError("$.id", "world id must not be blank")
+    profiles = _unique(d.profiles, "profile", "$.profiles")
+    for i, profile in enumerate(d.profiles):
+        if "{user}" not in profile.home and not profile.home.startswith("/"):
+            raise DefinitionError(f"$.profiles[{i}].home", "home must be an absolute path template")
+    _unique(d.computers, "computer", "$.computers")
+    nodes = _unique(d.network.nodes, "network node", "$.network.nodes")
+    addresses: dict[Any, str] = {}
+    for i, node in enumerate(d.network.nodes):
+        address = _address(f"$.network.nodes[{i}].address", node.address)
+        if address in addresses:
+            raise DefinitionError(
+                f"$.network.nodes[{i}].address",
+                f"address {node.address} already belongs to node {addresses[address]!r}",
+            )
+        addresses[address] = node.id
+    computer_nodes: dict[str, str] = {}
+    for i, computer in enumerate(d.computers):
+        path = f"$.computers[{i}]"
+        if computer.profile not in profiles:
+            raise DefinitionError(f"{path}.profile", f"unknown profile {computer.profile!r}")
+        if not computer.user or not re.fullmatch(r"[a-z_][a-z0-9_.-]*", computer.user):
+            raise DefinitionError(f"{path}.user", f"malformed user name {computer.user!r}")
+        address = _address(f"{path}.address", computer.address)
+        node_id = computer.node_id
+        if node_id in computer_nodes:
+            raise DefinitionError(
+                f"{path}.node", f"node {node_id!r} already hosts computer {computer_nodes[node_id]!r}"
+            )
+        computer_nodes[node_id] = computer.id
+        if node_id in nodes:
+            node = d.network.nodes[nodes[node_id]]
+            if _address(f"{path}.address", node.address) != address:
+                raise DefinitionError(
+                    f"{path}.address",
+                    f"computer address {computer.address} differs from its node's {node.address}",
+                )
+        elif address in addresses:
+            raise DefinitionError(
+                f"{path}.address", f"address {computer.address} already belongs to node {addresses[address]!r}"
+            )
+        else:
+            addresses[address] = node_id
+        for name in computer.initial_files:
+            if not name or "\x00" in name or name.endswith("/"):
+                raise DefinitionError(f"{path}.initial_files", f"malformed file path {name!r}")
+    known_nodes = set(nodes) | set(computer_nodes)
+    for i, link in enumerate(d.network.links):
+        path = f"$.network.links[{i}]"
+        for field, value in (("from", link.from_), ("to", link.to)):
+            if value not in known_nodes:
+                raise DefinitionError(f"{path}.{field}", f"unknown node {value!r}")
+        if link.latency_us < 0:
+            raise DefinitionError(f"{path}.latency_us", "latency must not be negative")
+        if not 0 <= link.loss_per_million <= 1_000_000:
+            raise DefinitionError(f"{path}.loss_per_million", "loss must be within 0..1000000")
+    for i, record in enumerate(d.network.dns):
+        path = f"$.network.dns[{i}]"
+        if not _HOSTNAME.match(record.name):
+            raise DefinitionError(f"{path}.name", f"malformed DNS name {record.name!r}")
+        if (record.address is None) == (record.cname is None):
+            raise DefinitionError(path, "a DNS record needs exactly one of address or cname")
+        if record.address is not None:
+            _address(f"{path}.address", record.address)
+        if record.cname is not None and not _HOSTNAME.match(record.cname):
+            raise DefinitionError(f"{path}.cname", f"malformed DNS name {record.cname!r}")
+        if record.ttl_us < 0:
+            raise DefinitionError(f"{path}.ttl_us", "ttl must not be negative")
+        if record.resolver is not None and record.resolver not in known_nodes:
+            raise DefinitionError(f"{path}.resolver", f"unknown node {record.resolver!r}")
+    for i, route in enumerate(d.network.routes):
+        path = f"$.network.routes[{i}]"
+        if route.via not in known_nodes:
+            raise DefinitionError(f"{path}.via", f"unknown node {route.via!r}")
+        if route.node is not None and route.node not in known_nodes:
+            raise DefinitionError(f"{path}.node", f"unknown node {route.node!r}")
+    _unique(d.services, "service", "$.services")
+    listeners: dict[tuple[str, int], str] = {}
+    for i, service in enumerate(d.services):
+        path = f"$.services[{i}]"
+        if service.kind not in SERVICE_KINDS:
+            raise DefinitionError(f"{path}.kind", f"unknown service kind {service.kind!r}")
+        if service.node not in known_nodes:
+            raise DefinitionError(f"{path}.node", f"unknown node {service.node!r}")
+        if not 1 <= service.port <= 65535:
+            raise DefinitionError(f"{path}.port", f"port {service.port} is out of range")
+        ports = [service.port] + ([443] if service.tls else [])
+        for port in ports:
+            key = (service.node, port)
+            if key in listeners:
+                raise DefinitionError(
+                    f"{path}.port",
+                    f"port {port} on node {service.node!r} is already taken by service {listeners[key]!r}",
+                )
+            listeners[key] = service.id
+        for j, domain in enumerate(service.domains):
+            if not _HOSTNAME.match(domain):
+                raise DefinitionError(f"{path}.domains[{j}]", f"malformed domain {domain!r}")
