@@ -113,6 +113,9 @@ class CowMap(Generic[K, V]):
         """Keys in sorted order."""
         return sorted(k for bucket in self._buckets for k in bucket)
 
+    def __iter__(self) -> Iterator[K]:
+        return iter(self.keys())
+
     def values_unordered(self) -> Iterator[V]:
         """Values in storage order: for order-independent folds only (sums, counts)."""
         for bucket in self._buckets:

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from cwgym.kernel.clock import Clock
-from cwgym.kernel.cow import CowMap, FrozenMap
+from cwgym.kernel.cow import CowMap
 from cwgym.kernel.digest import MODULUS, entry_term, value_digest
 
 DIR, FILE, SYMLINK, NULLDEV = "dir", "file", "symlink", "null"

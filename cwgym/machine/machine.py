@@ -170,8 +170,7 @@ class Machine:
         os_name = self.profile.name or self.profile.id
         fs.put_file("/etc/os-release", f'PRETTY_NAME="{os_name}"\nID={self.profile.family}\n'.encode())
         uid = gid = FIRST_UID
-        parent, _, _ = fs.walk(self.home)
-        fs.makedirs(fs.path_of(parent))
+        fs.makedirs(self.home.rsplit("/", 1)[0] or "/")
         fs.makedirs(self.home, uid, gid, 0o755)
         for name, content in sorted(self.computer.initial_files.items()):
             path = name if name.startswith("/") else f"{self.home}/{name}"

@@ -1,0 +1,5 @@
+import sys
+
+from cwgym.cli import main
+
+sys.exit(main())

@@ -1,0 +1,94 @@
+"""``cwgym demo``: build a world, play a short scripted episode as an actor, show what happened.
+
+The episode runs twice, in two independent worlds, to show that a run is a pure function
+of its inputs: both end on the same state hash.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from cwgym.environment import World
+from cwgym.protocol import EnvironmentConfig
+from cwgym.resources import DEFAULT_WORLD, load_world
+
+MACHINE = "workstation"
+
+
+def episode(machine: str) -> list[dict[str, Any]]:
+    """The scripted actions: a little shell work, a file written, one refused action."""
+
+    def sh(command: str) -> dict[str, Any]:
+        return {"family": "terminal.v1", "op": "execute", "machine": machine, "payload": {"command": command}}
+
+    return [
+        sh("pwd"),
+        sh("ls Documents"),
+        sh("grep travel Documents/expenses.csv | cut -d, -f3 | paste -sd+"),
+        {
+            "family": "filesystem.v1",
+            "op": "write",
+            "machine": machine,
+            "payload": {"path": "summary.txt", "content": "travel: 1376.20\n"},
+        },
+        sh("cat summary.txt && wc -l Documents/*.csv"),
+        sh("sleep 2; date"),
+        {"family": "terminal.v1", "op": "execute", "machine": "elsewhere", "payload": {"command": "id"}},
+    ]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("demo", help="run a short scripted episode and print it")
+    parser.add_argument("--world", default=DEFAULT_WORLD, help="world name or path to a world.json")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.set_defaults(run=run)
+
+
+def _describe(action: dict[str, Any], outcome: dict[str, Any]) -> str:
+    payload = action.get("payload", {})
+    what = payload.get("command") or f"{action['op']} {payload.get('path', '')}".strip()
+    head = f"{action['family']:<14} {what}"
+    if not outcome["success"]:
+        error = outcome["error"]
+        return f"{head}\n    refused: {error['code']} / {error.get('reason', '-')}: {error['message']}"
+    lines = [head]
+    value = outcome["value"]
+    if isinstance(value, dict) and "exit_code" in value:
+        lines.append(f"    exit {value['exit_code']}")
+        for stream in ("stdout", "stderr"):
+            for line in value[stream].splitlines()[:6]:
+                lines.append(f"    {stream[3:]}| {line}")
+    tags = ",".join(outcome["effect"]["changed"]) or "nothing visible"
+    lines.append(f"    effect: {tags}")
+    return "\n".join(lines)
+
+
+def play(definition: dict, seed: int, *, verbose: bool) -> str:
+    world = World(definition, seed=seed)
+    machine = world.definition()["computers"][0]["id"]
+    env = world.environment(EnvironmentConfig.terminal("ada", [machine]))
+    if verbose:
+        print(f"world {definition['id']!r}, seed {seed}, session {env.id} on {machine}")
+        print(f"initial state hash {world.state_hash()}\n")
+    start = world.snapshot()
+    for action in episode(machine):
+        result = env.step([action])
+        if verbose:
+            print(f"[tick {result['tick']:>9} us] {_describe(action, result['outcomes'][0])}")
+    final = world.state_hash()
+    if verbose:
+        branch = world.fork(start)
+        print(f"\nfinal state hash   {final}")
+        print(f"journal entries    {len(world.trajectory())}")
+        print(f"fork of the start  {branch.state_hash()} (unchanged: it never ran the episode)")
+    return final
+
+
+def run(args: argparse.Namespace) -> int:
+    definition = load_world(args.world)
+    first = play(definition, args.seed, verbose=True)
+    second = play(definition, args.seed, verbose=False)
+    verdict = "identical" if first == second else "DIFFERENT"
+    print(f"replayed in a new world: {second} ({verdict})")
+    return 0 if first == second else 1

@@ -1,0 +1,62 @@
+"""``Environment``: the actor's restricted handle on one session.
+
+It has exactly five public attributes (``id``, ``step``, ``observe``, ``scene``,
+``render``): no snapshot, inspection, hash or trajectory. The split keeps graders honest
+(the agent cannot read what the evaluator reads) and prevents accidental leaks; it is
+not a sandbox against hostile code in the same process — leaderboard agents run in
+their own process.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cwgym.environment.world import World
+
+
+class Environment:
+    """An actor session: only its machines, action families and observation channels."""
+
+    __slots__ = ("_id", "_world")
+
+    def __init__(self, world: World, session_id: str) -> None:
+        self._world = world
+        self._id = session_id
+
+    @property
+    def id(self) -> str:
+        """The session id (``session-0``, ``session-1``, ...)."""
+        return self._id
+
+    def step(self, actions: list[dict]) -> dict[str, Any]:
+        """Run a batch of action envelopes in order (not atomically).
+
+        Returns ``{"observation", "outcomes", "tick", "pending"}``. A batch over the
+        session's budget, or an unknown session, raises ``ValueError`` before anything runs.
+        """
+        world = self._world
+        outcomes = world._step(self._id, actions)
+        session = world._sessions.get(self._id)
+        observation = world._observe(session) if session is not None else {"tick": world._clock.now_us, "channels": {}}
+        return {
+            "observation": observation,
+            "outcomes": [o.to_plain() for o in outcomes],
+            "tick": world._clock.now_us,
+            "pending": len(world._scheduler),
+        }
+
+    def observe(self) -> dict[str, Any]:
+        """The granted channels now, without acting (never rasterizes)."""
+        return self._world._observe(self._world._session(self._id))
+
+    def scene(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
+        """The retained scene at this viewport, as plain data; needs semantic.v1 or pixels.v1."""
+        return self._world._visual(self._id, width, height, "scene")
+
+    def render(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
+        """The frame ``{"width", "height", "rgba"}``; needs semantic.v1 or pixels.v1."""
+        return self._world._visual(self._id, width, height, "render")
+
+    def __repr__(self) -> str:
+        return f"<Environment {self._id}>"
