@@ -110,7 +110,9 @@ class World:
     def _grant(self, config: EnvironmentConfig, session_id: str | None = None) -> Session:
         if session_id is None:
             session_id = f"session-{self._next_session}"
-            self._next_session += 1
+        number = session_id.removeprefix("session-")
+        if number.isdigit():
+            self._next_session = max(self._next_session, int(number) + 1)
         session = Session(session_id, config)
         self._sessions[session_id] = session
         self._record("session.granted", None, config.actor, {"session": session_id, "config": config.to_plain()})
@@ -536,10 +538,10 @@ class World:
                 self._definition.network, nodes=[*self._nodes, node], links=[*self._links, *links]
             ),
         )
-        if node.id != computer.node_id:
-            raise ValueError(f"invalid: node {node.id!r} is not the computer's node {computer.node_id!r}")
         if any(n.id == node.id for n in self._nodes):
             raise ValueError("invalid: network node already exists")
+        if node.id != computer.node_id:
+            raise ValueError(f"invalid: node {node.id!r} is not the computer's node {computer.node_id!r}")
         try:
             load_definition(trial)
         except DefinitionError as exc:
