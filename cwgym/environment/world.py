@@ -29,7 +29,7 @@ from cwgym.environment.snapshot import (
     WorldFrozen,
 )
 from cwgym.kernel import Clock, IdCounters, Journal, RandomStreams, Scheduler, verify_chain
-from cwgym.kernel.digest import canonical, sha256_hex
+from cwgym.kernel.digest import canonical, sha256_hex, value_digest
 from cwgym.kernel.rng import ALGORITHM as RNG_ALGORITHM
 from cwgym.machine.filesystem import Filesystem, Inode
 from cwgym.machine.machine import Machine, ShellState
@@ -336,7 +336,7 @@ class World:
             sorted(self._rng.states.items()),
             sorted(self._ids.counters.items()),
             [msgspec.to_builtins(t) for t in self._scheduler.frozen()[0]],
-            [msgspec.to_builtins(c) for c in self._computers],
+            [c.id for c in self._computers],  # each machine's digest covers its definition
             [msgspec.to_builtins(n) for n in self._nodes],
             [msgspec.to_builtins(link) for link in self._links],
             [(mid, m.digest()) for mid, m in self._machines.items()],
@@ -438,6 +438,7 @@ class World:
         for md in doc.machines:
             profile = self._definition.profile(md.computer.profile)
             machine = Machine(md.computer, profile, self._clock, self._sleep, build=False)
+            machine.computer_digest = value_digest((msgspec.to_builtins(md.computer), msgspec.to_builtins(profile)))
             fs = Filesystem(self._clock, md.case_sensitive)
             for ino in list(fs._dirty):
                 fs.inodes.delete(ino)

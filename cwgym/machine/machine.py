@@ -85,6 +85,7 @@ class ShellState:
 
 class MachineFrozen(msgspec.Struct, frozen=True):
     computer: Any
+    computer_digest: bytes
     profile: Any
     fs: FsFrozen
     shell: tuple
@@ -107,11 +108,14 @@ class Machine:
         self.computer = computer
         self.profile = profile
         self.clock = clock
+        self.computer_digest = b""
         self.sleep = sleep or clock.advance
         self.home = home_for(profile, computer.user)
         self.users: tuple[User, ...] = users_for(computer.user, self.home)
         self.cred = Credentials(FIRST_UID, FIRST_UID)
         if build:
+            # The definition is immutable: digest it once, so hashing never walks its files.
+            self.computer_digest = value_digest((msgspec.to_builtins(computer), msgspec.to_builtins(profile)))
             self.fs = Filesystem(clock, profile.case_sensitive)
             self.shell = self._login_shell()
             self.procs = ProcessTable()
@@ -219,6 +223,7 @@ class Machine:
     def freeze(self) -> MachineFrozen:
         return MachineFrozen(
             self.computer,
+            self.computer_digest,
             self.profile,
             self.fs.freeze(),
             self.shell.frozen(),
@@ -231,6 +236,7 @@ class Machine:
         cls, frozen: MachineFrozen, clock: Clock, sleep: Callable[[int], None] | None = None
     ) -> Machine:
         machine = cls(frozen.computer, frozen.profile, clock, sleep, build=False)
+        machine.computer_digest = frozen.computer_digest
         machine.fs = Filesystem.thaw(frozen.fs, clock)
         machine.shell = ShellState.thaw(frozen.shell)
         procs, next_pid = frozen.procs
@@ -243,6 +249,7 @@ class Machine:
         return value_digest(
             (
                 self.id,
+                self.computer_digest,
                 self.fs.digest(),
                 self.shell.frozen(),
                 [msgspec.to_builtins(p) for p in self.procs.frozen()[0]],

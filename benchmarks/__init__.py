@@ -1,0 +1,1 @@
+"""Speed and scale measurements for cwgym; run with ``python -m benchmarks``."""

@@ -1,0 +1,140 @@
+"""Timing rows: p50/p95 of per-call time, side by side with the reference engine when present.
+
+A row is measured by calling a prepared function many times after a warm-up; only the call
+is timed. When the ``computerworld`` package (the reference Rust engine) is importable in
+this benchmark environment, the same operation runs on it in the same process run and the
+ratio cwgym/reference is reported. cwgym itself never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+Setup = Callable[[], Callable[[], Any]]
+
+
+@dataclass
+class Row:
+    group: str
+    name: str
+    world: str
+    n: int
+    p50_ms: float
+    p95_ms: float
+    ref_p50_ms: float | None = None
+    ratio: float | None = None
+    unit: str = "ms"
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def reference_engine() -> Any | None:
+    """The reference engine module if installed here, else ``None``."""
+    try:
+        return importlib.import_module("computerworld")
+    except ImportError:
+        return None
+
+
+def timings(setup: Setup, n: int, warmup: int = 3) -> list[float]:
+    """Per-call times in milliseconds of the function ``setup()`` returns."""
+    fn = setup()
+    for _ in range(warmup):
+        fn()
+    out = []
+    clock = time.perf_counter_ns
+    for _ in range(n):
+        start = clock()
+        fn()
+        out.append((clock() - start) / 1e6)
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def measure(group: str, name: str, world: str, setup: Setup, n: int, ref_setup: Setup | None = None) -> Row:
+    ours = timings(setup, n)
+    row = Row(group, name, world, n, percentile(ours, 0.5), percentile(ours, 0.95))
+    if ref_setup is not None:
+        try:
+            theirs = timings(ref_setup, n)
+        except Exception as exc:  # the reference may not support an operation or a world
+            row.note = f"reference failed: {type(exc).__name__}: {exc}"[:160]
+        else:
+            row.ref_p50_ms = percentile(theirs, 0.5)
+            row.ratio = row.p50_ms / row.ref_p50_ms if row.ref_p50_ms else None
+    return row
+
+
+def machine_info() -> dict[str, Any]:
+    ref = reference_engine()
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": _cpus(),
+        "reference": getattr(ref, "__version__", None) if ref else None,
+    }
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 0)
+
+
+def fmt(value: float | None, unit: str = "ms") -> str:
+    if value is None:
+        return "–"
+    if unit != "ms":
+        return f"{value:,.1f}"
+    if value < 0.1:
+        return f"{value * 1000:.1f} µs"
+    return f"{value:.3f} ms"
+
+
+def write(group: str, rows: list[Row]) -> Path:
+    """Write ``results/<group>.json`` and regenerate ``results/README.md`` from every JSON."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{group}.json"
+    path.write_text(json.dumps({"machine": machine_info(), "rows": [asdict(r) for r in rows]}, indent=2) + "\n")
+    _write_table()
+    return path
+
+
+def _write_table() -> None:
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `python -m benchmarks`; p50/p95 of per-call time. The ratio column is",
+        "cwgym's p50 over the reference engine's, measured in the same run when `computerworld`",
+        "is installed (blank otherwise). Machines are shared and noisy: compare rows of one run.",
+        "",
+    ]
+    for path in sorted(RESULTS.glob("*.json")):
+        data = json.loads(path.read_text())
+        m = data["machine"]
+        lines += [f"## {path.stem}", "", f"Python {m['python']}, {m['cpus']} CPUs, {m['platform']}; reference: {m['reference'] or 'not installed'}", ""]
+        lines += ["| row | world | n | p50 | p95 | reference p50 | ratio | note |", "|---|---|---|---|---|---|---|---|"]
+        for r in data["rows"]:
+            unit = r.get("unit", "ms")
+            ratio = f"{r['ratio']:.2f}×" if r.get("ratio") else "–"
+            lines.append(
+                f"| {r['name']} | {r['world']} | {r['n']} | {fmt(r['p50_ms'], unit)}{'' if unit == 'ms' else ' ' + unit} | "
+                f"{fmt(r['p95_ms'], unit)}{'' if unit == 'ms' else ' ' + unit} | {fmt(r.get('ref_p50_ms'), unit)} | {ratio} | {r.get('note', '')} |"
+            )
+        lines.append("")
+    (RESULTS / "README.md").write_text("\n".join(lines))
