@@ -1,0 +1,110 @@
+"""Line layout on top of ``measure``: ellipsis and word wrap within a pixel width.
+
+Every fit decision measures the exact string that will be returned (and drawn),
+never a sum of word widths, so kerning across a break cannot make a line that
+"fitted" draw wider than its box.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from cwgym.text.fonts import FontKey
+from cwgym.text.shaping import measure
+from cwgym.text.units import break_units
+
+ELLIPSIS = "\u2026"
+"""The ellipsis ``ellipsize`` appends."""
+
+_TOKENS = re.compile(r" +|[^ ]+")
+
+
+def _longest_fitting(units: list[str], fits: Callable[[str], bool]) -> int:
+    """A prefix length k >= 1 with ``fits`` true, found by bisection (k = 1 if none fit).
+
+    Widths grow with length in practice, so this is the longest fitting prefix; every
+    k it returns above 1 was measured to fit either way.
+    """
+    lo, hi = 1, len(units)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits("".join(units[:mid])):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def ellipsize(
+    text: str, font: FontKey | str, size: int, max_width: int, ellipsis: str = ELLIPSIS
+) -> str:
+    """Return ``text`` if it fits in ``max_width`` px, else its longest fitting prefix + ``ellipsis``.
+
+    Trailing spaces of the kept prefix are dropped before the ellipsis. If not even
+    the ellipsis fits, the result is the empty string: the result always fits.
+    """
+    if measure(text, font, size) <= max_width:
+        return text
+    if measure(ellipsis, font, size) > max_width:
+        return ""
+    units = break_units(text)
+
+    def candidate(k: int) -> str:
+        return "".join(units[:k]).rstrip(" ") + ellipsis
+
+    lo, hi = 0, len(units)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(candidate(mid), font, size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return candidate(lo)
+
+
+def _break_word(word: str, font: FontKey | str, size: int, max_width: int) -> list[str]:
+    """Split a string too wide for a line into chunks that fit (one unit at least each)."""
+    units = break_units(word)
+    chunks: list[str] = []
+    while units:
+        k = _longest_fitting(units, lambda s: measure(s, font, size) <= max_width)
+        chunks.append("".join(units[:k]))
+        units = units[k:]
+    return chunks
+
+
+def wrap(text: str, font: FontKey | str, size: int, max_width: int) -> list[str]:
+    """Word-wrap ``text`` into lines no wider than ``max_width`` px.
+
+    ``\\n`` (and ``\\r\\n``) are hard breaks, each giving at least one line. Lines
+    break at spaces; the spaces at a break are dropped, spaces inside a line and a
+    paragraph's leading spaces are kept, trailing spaces are dropped. A word wider
+    than the line is broken between characters (a character keeps its combining
+    marks). A line is wider than ``max_width`` only when it is a single character
+    that is wider on its own.
+    """
+    lines: list[str] = []
+    for paragraph in text.replace("\r\n", "\n").split("\n"):
+        current: str | None = None
+        pending = ""
+        for token in _TOKENS.findall(paragraph):
+            if token[0] == " ":
+                pending = token
+                continue
+            candidate = pending + token if current is None else current + pending + token
+            pending = ""
+            if measure(candidate, font, size) <= max_width:
+                current = candidate
+                continue
+            if current is not None:
+                lines.append(current)
+                candidate = token
+                if measure(candidate, font, size) <= max_width:
+                    current = candidate
+                    continue
+            chunks = _break_word(candidate, font, size, max_width)
+            lines.extend(chunks[:-1])
+            current = chunks[-1]
+        lines.append(current if current is not None else "")
+    return lines
