@@ -1,0 +1,264 @@
+"""Pointer hit testing on the retained scene, without pixels.
+
+A node covers a screen pixel when the pixel is inside its world-space clip, its rounded
+clip, the viewport, and (mapped back through its transform) its local bounds. Walking the
+nodes that cover a point from the top down:
+
+* the first node with an interaction wins — unless it is disabled, in which case the
+  click lands on a disabled control and reaches nothing;
+* a non-interactive opaque node (see :func:`cwgym.scene.primitives.is_opaque`) stops the
+  walk: it hides whatever is under it;
+* anything else (text, icons, shadows, transparent regions) lets the pointer through.
+
+Opacity does not change this, except that a node painted at opacity 0 never hides what is
+under it (an invisible interactive node still takes clicks, like a CSS ``opacity: 0``
+element).
+
+The index buckets nodes into 64-pixel tiles, topmost first, so a query looks only at the
+nodes whose visible bounds touch the point's tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from cwgym.scene.geometry import Rect
+from cwgym.scene.node import Node
+from cwgym.scene.primitives import is_opaque
+
+__all__ = ["GRID", "Hit", "HitIndex"]
+
+_SHIFT = 6  # 64-pixel tiles
+_TILE = 1 << _SHIFT
+
+#: The sampling grid of ``reachable_point`` is GRID x GRID cells (after the centre).
+GRID = 8
+
+
+class Hit(msgspec.Struct, frozen=True):
+    """One node under a point, as ``hit_stack`` lists them (topmost first)."""
+
+    node: int
+    interaction: str | None
+    role: str | None
+    window: int | None
+    z: int
+    interactive: bool
+    opaque: bool
+    disabled: bool
+
+
+class _Rec:
+    """A node's precomputed hit data."""
+
+    __slots__ = (
+        "disabled",
+        "fast",
+        "interaction",
+        "node",
+        "opaque",
+        "rank",
+        "x0",
+        "x1",
+        "y0",
+        "y1",
+    )
+
+    def __init__(
+        self, node: Node, rank: int, x0: int, y0: int, x1: int, y1: int, fast: bool
+    ) -> None:
+        self.node = node
+        self.rank = rank
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.fast = fast
+        self.interaction = node.interaction
+        sem = node.semantic
+        self.disabled = sem is not None and sem.disabled
+        self.opaque = node.opacity > 0 and is_opaque(node.primitive)
+
+    def covers(self, x: int, y: int) -> bool:
+        if not (self.x0 <= x < self.x1 and self.y0 <= y < self.y1):
+            return False
+        return self.fast or self.node.contains(x, y)
+
+
+class HitIndex:
+    """Hit-testing structure over nodes in painter order (bottom first).
+
+    Built once per scene state; rebuild it after the nodes change.
+    """
+
+    __slots__ = ("_by_id", "_cols", "_rows", "_tiles", "height", "width")
+
+    def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        cols = max(1, (width + _TILE - 1) >> _SHIFT)
+        rows = max(1, (height + _TILE - 1) >> _SHIFT)
+        self._cols, self._rows = cols, rows
+        tiles: list[list[_Rec]] = [[] for _ in range(cols * rows)]
+        by_id: dict[int, _Rec] = {}
+        for rank in range(len(painted) - 1, -1, -1):
+            node = painted[rank]
+            t = node.transform
+            b = node.bounds
+            fast = t.a == 1024 and t.d == 1024 and not (t.b or t.c)
+            if fast:
+                x0, y0 = b.x + t.tx, b.y + t.ty
+                x1, y1 = x0 + b.width, y0 + b.height
+            else:
+                m = t.map_rect(b)
+                x0, y0, x1, y1 = m.x, m.y, m.x + m.width, m.y + m.height
+            for c in (node.clip, node.rounded_clip):
+                if c is not None:
+                    x0, y0 = max(x0, c.x), max(y0, c.y)
+                    x1, y1 = min(x1, c.x + c.width), min(y1, c.y + c.height)
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            rec = _Rec(node, rank, x0, y0, x1, y1, fast and node.rounded_clip is None)
+            by_id[node.id] = rec
+            tx0, tx1 = x0 >> _SHIFT, (x1 - 1) >> _SHIFT
+            for ty in range(y0 >> _SHIFT, ((y1 - 1) >> _SHIFT) + 1):
+                base = ty * cols
+                for tx in range(tx0, tx1 + 1):
+                    tiles[base + tx].append(rec)
+        self._tiles = tiles
+        self._by_id = by_id
+
+    def _tile(self, x: int, y: int) -> list[_Rec]:
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return []
+        return self._tiles[(y >> _SHIFT) * self._cols + (x >> _SHIFT)]
+
+    def hit_test(self, x: int, y: int) -> Node | None:
+        """The node a click at ``(x, y)`` reaches, or ``None``."""
+        for rec in self._tile(x, y):
+            if not (rec.x0 <= x < rec.x1 and rec.y0 <= y < rec.y1):
+                continue
+            if not rec.fast and not rec.node.contains(x, y):
+                continue
+            if rec.interaction is not None:
+                return None if rec.disabled else rec.node
+            if rec.opaque:
+                return None
+        return None
+
+    def hit_stack(self, x: int, y: int) -> list[Hit]:
+        """Every node covering ``(x, y)``, topmost first."""
+        out = []
+        for rec in self._tile(x, y):
+            if rec.covers(x, y):
+                n = rec.node
+                out.append(
+                    Hit(
+                        n.id,
+                        n.interaction,
+                        n.semantic.role if n.semantic is not None else None,
+                        n.window,
+                        n.z,
+                        rec.interaction is not None and not rec.disabled,
+                        rec.opaque,
+                        rec.disabled,
+                    )
+                )
+        return out
+
+    def hit_reaches(self, node_id: int, x: int, y: int) -> bool:
+        """True when ``(x, y)`` is on the node and a click there reaches its control.
+
+        The node must cover the point, and the hit must be the node itself or another
+        node of the same interaction (a label painted over its own button).
+        """
+        rec = self._by_id.get(node_id)
+        if rec is None or rec.interaction is None or rec.disabled or not rec.covers(x, y):
+            return False
+        hit = self.hit_test(x, y)
+        return hit is not None and (hit is rec.node or hit.interaction == rec.interaction)
+
+    def visible(self, node_id: int) -> Rect | None:
+        """The node's on-screen bounds after clips (``None`` when nothing is on screen)."""
+        rec = self._by_id.get(node_id)
+        if rec is None:
+            return None
+        return Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)
+
+    def reachable_point(self, node_id: int) -> tuple[int, int] | None:
+        """A point where a click reaches the node, or ``None``.
+
+        ``None`` when the node is inert (no interaction), disabled, off screen or fully
+        covered. Candidates, in order: the centre of its visible bounds; the centres of
+        the cells of a GRID x GRID grid over them, row by row; then the centres of the
+        uncovered pieces left after removing everything painted above that stops the
+        click (largest piece first, ties by ``y`` then ``x``), which finds slivers the
+        grid steps over. Every candidate is confirmed with :meth:`hit_reaches`.
+        """
+        rec = self._by_id.get(node_id)
+        if rec is None or rec.interaction is None or rec.disabled:
+            return None
+        pieces = self._uncovered(rec)
+        if not pieces:
+            return None
+
+        def tries(px: int, py: int) -> bool:
+            for p in pieces:
+                if p.x <= px < p.x + p.width and p.y <= py < p.y + p.height:
+                    return self.hit_reaches(node_id, px, py)
+            return False
+
+        x0, y0 = rec.x0, rec.y0
+        w, h = rec.x1 - x0, rec.y1 - y0
+        cx, cy = x0 + w // 2, y0 + h // 2
+        if tries(cx, cy):
+            return cx, cy
+        seen = {(cx, cy)}
+        for j in range(GRID):
+            py = y0 + ((2 * j + 1) * h) // (2 * GRID)
+            for i in range(GRID):
+                px = x0 + ((2 * i + 1) * w) // (2 * GRID)
+                if (px, py) in seen:
+                    continue
+                seen.add((px, py))
+                if tries(px, py):
+                    return px, py
+        for p in sorted(pieces, key=lambda p: (-p.area, p.y, p.x))[:64]:
+            pt = p.center
+            if pt not in seen and self.hit_reaches(node_id, *pt):
+                return pt
+        return None
+
+    def _uncovered(self, rec: _Rec) -> list[Rect]:
+        """The node's visible bounds minus the exact areas of nodes above that stop a click.
+
+        Only blockers whose area is exactly their rectangle (no rotation, no rounded clip)
+        are removed, so the result may be larger than the truly clickable area but never
+        smaller. Blockers are taken tile by tile, topmost first (a blocker spanning
+        several tiles is removed again harmlessly); subtracting stops past 256 pieces,
+        which is still a safe over-estimate.
+        """
+        pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
+        target, rank = rec.interaction, rec.rank
+        tiles, cols = self._tiles, self._cols
+        for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
+            for tx in range(rec.x0 >> _SHIFT, ((rec.x1 - 1) >> _SHIFT) + 1):
+                for r in tiles[ty * cols + tx]:
+                    if r.rank <= rank:
+                        break
+                    if not r.fast or not (
+                        r.opaque
+                        or (r.interaction is not None and (r.interaction != target or r.disabled))
+                    ):
+                        continue
+                    x0, y0, x1, y1 = r.x0, r.y0, r.x1, r.y1
+                    nxt: list[Rect] = []
+                    for p in pieces:
+                        if x0 < p.x + p.width and p.x < x1 and y0 < p.y + p.height and p.y < y1:
+                            nxt.extend(p.subtract(Rect(x0, y0, x1 - x0, y1 - y0)))
+                        else:
+                            nxt.append(p)
+                    pieces = nxt
+                    if not pieces or len(pieces) > 256:
+                        return pieces
+        return pieces

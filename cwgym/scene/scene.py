@@ -1,0 +1,276 @@
+"""The retained scene: nodes, windows, focus, pane buffers and scrollers of one screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import attrgetter
+
+from cwgym.scene.accessibility import AxNode, build_accessibility
+from cwgym.scene.delta import SceneDelta, diff_scenes
+from cwgym.scene.digest import node_revision, scene_digest
+from cwgym.scene.focus import Focus
+from cwgym.scene.geometry import Rect
+from cwgym.scene.hit import Hit, HitIndex
+from cwgym.scene.node import Node
+from cwgym.scene.panes import ScrollArea, TextBuffer
+from cwgym.scene.primitives import Color
+from cwgym.scene.windows import SceneWindow, compute_occlusion
+
+__all__ = ["Scene"]
+
+_by_z = attrgetter("z")
+
+
+class Scene:
+    """One composed screen.
+
+    Nodes are kept in insertion order; they paint in *painter order*: by ``z``, then by
+    insertion (see :meth:`painted`). Node ids must be unique.
+
+    Queries (hit testing, accessibility) use indexes built on first use. They are
+    dropped by :meth:`add`, :meth:`add_window` and :meth:`stamp`; code that mutates a
+    node or a list in place must call :meth:`invalidate` (or :meth:`stamp`) afterwards.
+
+    Attributes:
+        width, height: the viewport in pixels.
+        background: RGBA colour behind everything.
+        revision: a scene-level revision number carried through to the plain form.
+        typeface: the shell's typeface name (``"ubuntu"``) or ``None``.
+        nodes: the nodes, insertion order.
+        windows: compositor windows, bottom to top after :meth:`stamp`.
+        covers: screen areas that are not windows but hide them (panels, docks); used
+            only to compute each window's ``exposed`` part.
+        focus: keyboard focus, caret and route.
+        buffers: text pane buffers (sorted by handle on :meth:`stamp`).
+        scrolls: scrollable areas (sorted by target on :meth:`stamp`).
+        digest: scene digest; 0 until :meth:`stamp`.
+    """
+
+    __slots__ = (
+        "_by_id",
+        "_hits",
+        "_painted",
+        "background",
+        "buffers",
+        "covers",
+        "digest",
+        "focus",
+        "height",
+        "nodes",
+        "revision",
+        "scrolls",
+        "typeface",
+        "width",
+        "windows",
+    )
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        background: Color = (0, 0, 0, 255),
+        *,
+        nodes: Iterable[Node] = (),
+        windows: Iterable[SceneWindow] = (),
+        focus: Focus | None = None,
+        buffers: Iterable[TextBuffer] = (),
+        scrolls: Iterable[ScrollArea] = (),
+        typeface: str | None = None,
+        revision: int = 0,
+        covers: Iterable[Rect] = (),
+    ) -> None:
+        if type(width) is not int or type(height) is not int or width < 1 or height < 1:
+            raise ValueError(f"scene viewport must be positive ints, got {width!r}x{height!r}")
+        self.width = width
+        self.height = height
+        self.background = tuple(background)
+        self.revision = revision
+        self.typeface = typeface
+        self.nodes: list[Node] = []
+        self._by_id: dict[int, Node] = {}
+        self.windows: list[SceneWindow] = list(windows)
+        self.covers: list[Rect] = list(covers)
+        self.focus = focus if focus is not None else Focus()
+        self.buffers: list[TextBuffer] = list(buffers)
+        self.scrolls: list[ScrollArea] = list(scrolls)
+        self.digest = 0
+        self._painted: list[Node] | None = None
+        self._hits: HitIndex | None = None
+        for n in nodes:
+            self.add(n)
+
+    # ------------------------------------------------------------------ building
+
+    @property
+    def viewport(self) -> Rect:
+        """``Rect(0, 0, width, height)``."""
+        return Rect(0, 0, self.width, self.height)
+
+    def add(self, node: Node) -> Node:
+        """Append a node; raises ``ValueError`` on a duplicate id."""
+        if node.id in self._by_id:
+            raise ValueError(
+                f"duplicate scene node id {node.id} (interaction {node.interaction!r})"
+            )
+        self._by_id[node.id] = node
+        self.nodes.append(node)
+        self._painted = None
+        self._hits = None
+        return node
+
+    def add_window(self, window: SceneWindow) -> SceneWindow:
+        """Add a compositor window (any order; :meth:`stamp` sorts them by ``z``)."""
+        self.windows.append(window)
+        self.invalidate()
+        return window
+
+    def invalidate(self) -> None:
+        """Drop the painter-order and hit indexes after in-place changes."""
+        self._painted = None
+        self._hits = None
+        self._by_id = {n.id: n for n in self.nodes}
+
+    def update_occlusion(self) -> None:
+        """Sort windows bottom to top and recompute their ``occluded_by`` and ``exposed``."""
+        self.windows.sort(key=_by_z)
+        compute_occlusion(self.windows, self.viewport, self.covers)
+
+    def stamp(self) -> int:
+        """Fill every node's revision and the scene digest; returns the digest.
+
+        Also puts windows bottom to top with fresh occlusion, and sorts buffers and
+        scrolls, so the digest does not depend on the order they were added in.
+        """
+        self._by_id = {n.id: n for n in self.nodes}
+        if len(self._by_id) != len(self.nodes):
+            raise ValueError("duplicate scene node ids")
+        self._painted = None
+        self._hits = None
+        self.update_occlusion()
+        self.buffers.sort(key=attrgetter("handle"))
+        self.scrolls.sort(key=attrgetter("target"))
+        painted = self.painted()
+        for n in painted:
+            n.revision = node_revision(n)
+        self.digest = scene_digest(
+            self.width,
+            self.height,
+            self.revision,
+            self.background,
+            self.typeface,
+            painted,
+            self.windows,
+            self.focus,
+            self.buffers,
+            self.scrolls,
+        )
+        return self.digest
+
+    # ------------------------------------------------------------------ looking up
+
+    def painted(self) -> list[Node]:
+        """Nodes in painter order: ascending ``z``, insertion order within one ``z``."""
+        p = self._painted
+        if p is None:
+            p = self._painted = sorted(self.nodes, key=_by_z)
+        return p
+
+    def node(self, node_id: int) -> Node | None:
+        """The node with this id, or ``None``."""
+        return self._by_id.get(node_id)
+
+    def window(self, window_id: int) -> SceneWindow | None:
+        """The window with this id, or ``None``."""
+        for w in self.windows:
+            if w.id == window_id:
+                return w
+        return None
+
+    def find(self, interaction: str) -> list[Node]:
+        """Nodes with exactly this interaction string, painter order."""
+        return [n for n in self.painted() if n.interaction == interaction]
+
+    # ------------------------------------------------------------------ pointer
+
+    def _index(self) -> HitIndex:
+        h = self._hits
+        if h is None:
+            h = self._hits = HitIndex(self.painted(), self.width, self.height)
+        return h
+
+    def hit_test(self, x: int, y: int) -> Node | None:
+        """The node a click at ``(x, y)`` reaches (see :mod:`cwgym.scene.hit`), or ``None``."""
+        return self._index().hit_test(x, y)
+
+    def hit_stack(self, x: int, y: int) -> list[Hit]:
+        """Every node covering ``(x, y)``, topmost first, with interactive/opaque flags."""
+        return self._index().hit_stack(x, y)
+
+    def hit_reaches(self, node_id: int, x: int, y: int) -> bool:
+        """True when ``(x, y)`` is on the node and a click there reaches its control."""
+        return self._index().hit_reaches(node_id, x, y)
+
+    def reachable_point(self, node_id: int) -> tuple[int, int] | None:
+        """A point where a click reaches the node; ``None`` when covered, disabled or inert."""
+        return self._index().reachable_point(node_id)
+
+    def visible_bounds(self, node_id: int) -> Rect | None:
+        """The node's on-screen bounds after transform, clips and viewport."""
+        n = self._by_id.get(node_id)
+        return None if n is None else n.visible_bounds(self.viewport)
+
+    # ------------------------------------------------------------------ semantics
+
+    def accessibility(self) -> list[AxNode]:
+        """One :class:`AxNode` per interaction id, painter order of first appearance."""
+        if not self.digest:
+            self.stamp()
+        return build_accessibility(self.painted(), self._index(), self.focus)
+
+    # ------------------------------------------------------------------ deltas
+
+    def diff(self, old: Scene) -> SceneDelta:
+        """What changed from ``old`` to this scene (both are stamped first if needed).
+
+        Equal digests answer ``changed=False`` at once without looking at any node.
+        """
+        if not self.digest:
+            self.stamp()
+        if not old.digest:
+            old.stamp()
+        if self.digest == old.digest:
+            return SceneDelta(changed=False)
+        resized = (self.width, self.height) != (old.width, old.height)
+        return diff_scenes(
+            self.painted(),
+            old.painted(),
+            self.windows,
+            old.windows,
+            viewport=self.viewport,
+            background=tuple(self.background) != tuple(old.background),
+            resized=resized,
+            focus=self.focus != old.focus,
+        )
+
+    # ------------------------------------------------------------------ plain data
+
+    def to_plain(self) -> dict:
+        """The scene as plain data (stamps first if needed); see :mod:`cwgym.scene.plain`."""
+        from cwgym.scene.plain import scene_plain
+
+        if not self.digest:
+            self.stamp()
+        return scene_plain(self)
+
+    @classmethod
+    def from_plain(cls, data: dict) -> Scene:
+        """Rebuild a scene from :meth:`to_plain` output."""
+        from cwgym.scene.plain import scene_from_plain
+
+        return scene_from_plain(data)
+
+    def __repr__(self) -> str:
+        return (
+            f"Scene({self.width}x{self.height}, {len(self.nodes)} nodes, "
+            f"{len(self.windows)} windows, digest={self.digest})"
+        )
