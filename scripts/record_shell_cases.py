@@ -19,6 +19,7 @@ from pathlib import Path
 
 import msgspec
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "machine"))
 from shell_fixture import FILES, HOME  # noqa: E402
 

@@ -638,6 +638,11 @@ class Shell:
         try:
             inode = fs.lookup(path, self.cwd)
         except FsError as exc:
+            folder, _, base = path.rpartition("/")
+            fn = registry.lookup(base) if folder in ("/bin", "/usr/bin") else None
+            if exc.code == "ENOENT" and fn is not None:
+                # Registry commands are the machine's /bin and /usr/bin programs (which says so).
+                return self.run_command(fn, [path, *argv[1:]], io, self.environment(prefix))
             io.err(f"{shown}: {exc.strerror_text}\n")
             return 127 if exc.code == "ENOENT" else 126
         if inode.kind == DIR:
