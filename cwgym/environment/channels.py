@@ -37,5 +37,39 @@ class FilesystemChannel:
         return {m: {"cwd": world._machines[m].shell.cwd} for m in session.machines}
 
 
+class SemanticChannel:
+    """The focused machine's screen as structure (windows, controls, text), keyed by machine.
+
+    Built from the scene at the theme's native size without rasterizing; the shape is
+    :mod:`cwgym.desktop.semantic`'s.
+    """
+
+    version = "1"
+
+    def observe(self, world: World, session: Session) -> dict[str, Any]:
+        from cwgym.desktop.semantic import semantic_view
+        from cwgym.environment.session import seat_for
+
+        machine = session.focus
+        if machine is None or machine not in world._machines:
+            return {}
+        seat = seat_for(world, session, machine)
+        return {machine: semantic_view(seat.scene(*seat.native), seat.cache)}
+
+
+class PixelsChannel:
+    """Always ``{}``: observing never rasterizes; the grant authorizes ``render``."""
+
+    version = "1"
+
+    def observe(self, world: World, session: Session) -> dict[str, Any]:
+        return {}
+
+
 def builtin_channels() -> dict[str, ObservationChannel]:
-    return {"terminal.v1": TerminalChannel(), "filesystem.v1": FilesystemChannel()}
+    return {
+        "terminal.v1": TerminalChannel(),
+        "filesystem.v1": FilesystemChannel(),
+        "semantic.v1": SemanticChannel(),
+        "pixels.v1": PixelsChannel(),
+    }

@@ -1,14 +1,21 @@
 """Action effects: what an accepted action changed, as the actor can see it.
 
-A projection of the target machine's actor-visible state is taken before and after
-dispatch; the effect's tags name the parts that differ and ``state`` digests the after.
-Layers that add visible state (the desktop) add parts to the projection.
+A projection of the target machine's actor-visible state for the acting session is taken
+before and after dispatch; the effect's tags name the parts that differ and ``state``
+digests the after. The parts: the session's terminal latch (``terminal``), the machine
+clipboard (``clipboard``), and the session's desktop on that machine
+(:func:`cwgym.desktop.visible.visible_parts`): per-window geometry, title, document,
+content, inner focus and scroll offsets, which are compared only for windows present
+before and after (a new window is ``window.opened``, a gone one ``window.closed``), plus
+the focused window and stacking (``window.focused``) and the shell (``shell``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cwgym.desktop.state import Desktop
+from cwgym.desktop.visible import visible_parts
 from cwgym.kernel.digest import u64
 from cwgym.protocol import effects
 from cwgym.protocol.envelope import ActionEffect
@@ -18,13 +25,42 @@ if TYPE_CHECKING:
     from cwgym.environment.world import World
     from cwgym.machine.machine import Machine
 
+_WINDOWS = "windows"
+_STACK = "stack"
+_PER_WINDOW = (_WINDOWS, _STACK)
+_NO_DESKTOP = visible_parts(Desktop())
+
 
 def visible_projection(world: World, session: Session, machine: Machine) -> dict[str, Any]:
     """Tag -> value of each actor-visible part of ``machine`` for ``session``."""
-    return {effects.TERMINAL: session.terminal.get(machine.id)}
+    parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
+    desk = session.desktops.get(machine.id)
+    parts.update(visible_parts(desk) if desk is not None else _NO_DESKTOP)
+    return parts
 
 
 def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machine, session: Session) -> ActionEffect:
-    changed = sorted(tag for tag in after if before.get(tag) != after[tag])
-    state = u64((machine.digest(), sorted((k, v) for k, v in after.items() if v is not None)))
-    return ActionEffect(changed=changed, state=state)
+    changed = {tag for tag, value in after.items() if tag not in _PER_WINDOW and before.get(tag) != value}
+    old = before.get(_WINDOWS, {})
+    new = after.get(_WINDOWS, {})
+    opened = sorted(set(new) - set(old))
+    closed = sorted(set(old) - set(new))
+    if opened:
+        changed.add(effects.WINDOW_OPENED)
+    if closed:
+        changed.add(effects.WINDOW_CLOSED)
+    common = set(new) & set(old)
+    for wid in common:
+        was, now = old[wid], new[wid]
+        changed.update(tag for tag, value in now.items() if was.get(tag) != value)
+    if [w for w in before.get(_STACK, ()) if w in common] != [w for w in after.get(_STACK, ()) if w in common]:
+        changed.add(effects.WINDOW_FOCUSED)
+    plain = sorted((k, v) for k, v in after.items() if k != _WINDOWS and v is not None)
+    state = u64((machine.digest(), plain, sorted(new.items())))
+    return ActionEffect(
+        changed=sorted(changed),
+        state=state,
+        windows_opened=opened,
+        windows_closed=closed,
+        focused_window=after.get(effects.WINDOW_FOCUSED),
+    )

@@ -95,6 +95,7 @@ class SessionDoc(msgspec.Struct):
     config: EnvironmentConfig
     terminal: dict[str, Any]
     focus: str | None
+    desktops: dict[str, Any] = {}
 
 
 class KernelDoc(msgspec.Struct):

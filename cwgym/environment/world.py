@@ -13,10 +13,11 @@ from typing import Any
 import msgspec
 
 from cwgym._version import engine_version
+from cwgym.desktop.state import Desktop
 from cwgym.environment.channels import ObservationChannel, builtin_channels
 from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.families import ActionContext, ActionFamily, builtin_families
-from cwgym.environment.session import Session
+from cwgym.environment.session import Session, machine_theme, seat_for
 from cwgym.environment.snapshot import (
     SNAPSHOT_FORMAT,
     InodeDoc,
@@ -40,6 +41,8 @@ from cwgym.protocol.definition import Computer, DefinitionError, Link, Node, loa
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
 
 _MAX_SEED = (1 << 64) - 1
+#: The largest viewport ``scene``/``render`` accept, in pixels (width * height).
+MAX_VIEWPORT_PIXELS = 16_777_216
 
 
 def _seed(seed: Any) -> int:
@@ -123,6 +126,8 @@ class World:
         if "application.v1" not in session.config.actions:
             return
         for machine_id in session.machines:
+            if machine_theme(self, machine_id) is None:
+                continue
             machine = self._machines[machine_id]
             for path in machine.first_login():
                 self._record("filesystem.mkdir", machine_id, machine.user, {"path": path})
@@ -228,7 +233,23 @@ class World:
         granted = session.config.observations
         if "semantic.v1" not in granted and "pixels.v1" not in granted:
             raise errors.Refused(errors.VISUAL_OBSERVATION_NOT_GRANTED)
-        raise NotImplementedError(f"{kind} needs the desktop layer, which this engine does not have yet")
+        if type(width) is not int or type(height) is not int or width < 1 or height < 1 or width * height > MAX_VIEWPORT_PIXELS:
+            raise ValueError(f"invalid: the viewport must be 1..{MAX_VIEWPORT_PIXELS} pixels, got {width!r}x{height!r}")
+        if session.focus is None or session.focus not in self._machines:
+            raise errors.Refused(errors.MACHINE_NOT_GRANTED)
+        scene = seat_for(self, session, session.focus).scene(width, height)
+        if kind == "scene":
+            return scene.to_plain()
+        if kind == "typed":
+            return scene
+        try:
+            from cwgym.render import render_scene
+        except ImportError:
+            raise NotImplementedError("render needs the render layer (cwgym.render.render_scene), which is not installed yet") from None
+        frame = render_scene(scene)
+        if isinstance(frame, dict):
+            return frame
+        return {"width": width, "height": height, "rgba": bytes(frame)}
 
     # -- snapshots -------------------------------------------------------------------
     def _extension_signature(self) -> tuple:
@@ -255,6 +276,7 @@ class World:
         )
 
     def _thaw(self, f: WorldFrozen) -> None:
+        self._gui_cache: dict = {}  # repaint caches never outlive a restore, fork or import
         self._seed = f.seed
         self._clock = Clock(f.clock)
         self._rng = RandomStreams(f.seed, dict(f.rng))
@@ -379,7 +401,10 @@ class World:
             nodes=list(self._nodes),
             links=list(self._links),
             machines=machines,
-            sessions=[SessionDoc(s.id, s.config, dict(sorted(s.terminal.items())), s.focus) for s in self._sessions.values()],
+            sessions=[
+                SessionDoc(s.id, s.config, dict(sorted(s.terminal.items())), s.focus, s.desktop_docs())
+                for s in self._sessions.values()
+            ],
             next_session=self._next_session,
             journal=self._journal.entries(),
             verify_steps=self._verify_steps,
@@ -464,6 +489,7 @@ class World:
             session = Session(sd.id, sd.config)
             session.terminal = dict(sd.terminal)
             session.focus = sd.focus
+            session.desktops = {m: Desktop.from_plain(d) for m, d in sd.desktops.items()}
             self._sessions[sd.id] = session
         self._next_session = doc.next_session
         self._journal = Journal.from_entries(doc.journal)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cwgym.protocol import errors
 
 if TYPE_CHECKING:
+    from cwgym.desktop.seat import Seat
     from cwgym.environment.session import Session
     from cwgym.environment.world import World
     from cwgym.machine.machine import Machine
@@ -31,6 +32,12 @@ class ActionContext:
     def journal(self, kind: str, data: Any) -> None:
         self.world._record(kind, self.machine.id, self.machine.user, data)
 
+    def seat(self) -> Seat:
+        """The session's desktop on this machine (created and kept on first use)."""
+        from cwgym.environment.session import seat_for
+
+        return seat_for(self.world, self.session, self.machine.id, create=True)
+
 
 class ActionFamily(Protocol):
     version: str
@@ -48,7 +55,16 @@ def invalid() -> errors.ActionError:
 
 def builtin_families() -> dict[str, ActionFamily]:
     """The built-in families this engine implements, by name."""
+    from cwgym.environment.families.application import ApplicationFamily
     from cwgym.environment.families.filesystem import FilesystemFamily
+    from cwgym.environment.families.keyboard import KeyboardFamily
+    from cwgym.environment.families.pointer import PointerFamily
     from cwgym.environment.families.terminal import TerminalFamily
 
-    return {"terminal.v1": TerminalFamily(), "filesystem.v1": FilesystemFamily()}
+    return {
+        "terminal.v1": TerminalFamily(),
+        "filesystem.v1": FilesystemFamily(),
+        "application.v1": ApplicationFamily(),
+        "keyboard.v1": KeyboardFamily(),
+        "pointer.v1": PointerFamily(),
+    }

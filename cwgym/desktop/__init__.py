@@ -1,0 +1,40 @@
+"""The desktop: window manager, shell themes, input routing, composition, app framework.
+
+Modules, one job each:
+
+* :mod:`~cwgym.desktop.state` — a session's desktop on one machine, as plain data;
+* :mod:`~cwgym.desktop.wm` — stacking, focus, minimize/maximize/restore, move, resize;
+* :mod:`~cwgym.desktop.shell` — launching, the launcher, switcher, context panel, icons;
+* :mod:`~cwgym.desktop.routing` — pointer.v1 and keyboard.v1 routing;
+* :mod:`~cwgym.desktop.keys` — the key-name grammar;
+* :mod:`~cwgym.desktop.compositor` — the retained scene, painted in cached chunks;
+* :mod:`~cwgym.desktop.framework` and :mod:`~cwgym.desktop.painter` — how applications
+  are written and how they draw;
+* :mod:`~cwgym.desktop.catalogue` — application ids, kinds and default labels;
+* :mod:`~cwgym.desktop.themes` — shell styles (``ubuntu``), one module each;
+* :mod:`~cwgym.desktop.visible` and :mod:`~cwgym.desktop.semantic` — what an actor sees,
+  for effects and for the ``semantic.v1`` channel;
+* :mod:`~cwgym.desktop.seat` — the façade binding a desktop to its machine and grants.
+"""
+
+from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, apps, lookup, register
+from cwgym.desktop.keys import Chord, parse_key
+from cwgym.desktop.painter import Painter
+from cwgym.desktop.seat import Seat
+from cwgym.desktop.state import Desktop, Window
+
+__all__ = [
+    "App",
+    "AppContext",
+    "AppError",
+    "Chord",
+    "Desktop",
+    "Painter",
+    "Seat",
+    "UnknownTarget",
+    "Window",
+    "apps",
+    "lookup",
+    "parse_key",
+    "register",
+]

@@ -1,0 +1,347 @@
+"""Composition: the desktop's state painted into a retained :class:`~cwgym.scene.Scene`.
+
+The screen is laid out on the theme's native logical screen (1280x800 on a desktop
+theme). A scene requested at another viewport is the same layout scaled by the transform
+``a = width*1024/native_width``, ``d = height*1024/native_height`` (in 1/1024 units), so
+a small observation shows the whole desktop; at the native size it is the identity.
+
+The scene is assembled from *chunks* painted independently: below the windows (wallpaper,
+desktop icons), one per shown window (frame and content), above the windows (bars,
+dock) and the open panel. Each chunk is cached under a key made of everything it depends
+on (the window's state digest, geometry, focus, stacking position, the application's
+``paint_key``, the viewport...), with its nodes' revisions already stamped, so composing a
+desktop where one window changed repaints one window. The cache lives outside the world
+state and never changes a result: a miss paints exactly what a hit would have returned.
+
+Z layers: below 0-999, the window at stacking position ``i`` 1000*(i+1) onwards (frame
+at +0..+9, content from +10, title and controls +500, resize grips +900), above 10**7,
+panel 2*10**7.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from cwgym.desktop.framework import lookup
+from cwgym.desktop.painter import AppFocus, Painter
+from cwgym.desktop.themes.base import FrameView, ShellView
+from cwgym.scene import (
+    Box,
+    Caret,
+    Focus,
+    Keyboard,
+    Node,
+    Rect,
+    RoundedClip,
+    Scene,
+    SceneBuilder,
+    SceneWindow,
+    ScrollArea,
+    TextBuffer,
+    Transform,
+    node_revision,
+)
+from cwgym.scene.digest import scene_digest
+
+if TYPE_CHECKING:
+    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.state import Window
+
+__all__ = ["ABOVE_Z", "PANEL_Z", "Chunk", "SceneCache", "compose", "scale_for", "window_z"]
+
+ABOVE_Z = 10_000_000
+PANEL_Z = 20_000_000
+NO_THEME_BACKGROUND = (32, 32, 32, 255)
+NO_THEME_SCREEN = (1280, 800)
+_CHUNKS = 512
+_SCENES = 8
+
+
+def window_z(position: int) -> int:
+    """The base z of the window at stacking ``position`` (0 is bottom-most)."""
+    return 1000 * (position + 1)
+
+
+class Chunk:
+    """Painted nodes (stamped, in painter order) and what the painting published.
+
+    ``focused`` is the interaction that has the keyboard in this chunk, if any;
+    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection.
+    """
+
+    __slots__ = ("buffers", "focus", "focused", "nodes", "scrolls", "semantic")
+
+    def __init__(
+        self, nodes: list[Node], buffers: list[TextBuffer], scrolls: list[ScrollArea], focus: Any, focused: str | None = None
+    ) -> None:
+        self.nodes = nodes
+        self.buffers = buffers
+        self.scrolls = scrolls
+        self.focus = focus
+        self.focused = focused
+        self.semantic: bytes | None = None
+
+
+class SceneCache:
+    """Per-seat repaint cache: chunks by key, and the last scenes by viewport."""
+
+    __slots__ = ("chunks", "parts", "scenes", "semantic")
+
+    def __init__(self) -> None:
+        self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
+        self.scenes: OrderedDict[Any, Scene] = OrderedDict()
+        self.parts: dict[int, list[Chunk]] = {}  # scene digest -> its chunks (last few)
+        self.semantic: tuple[int, Any] | None = None
+
+    def chunk(self, key: Any) -> Chunk | None:
+        hit = self.chunks.get(key)
+        if hit is not None:
+            self.chunks.move_to_end(key)
+        return hit
+
+    def keep(self, key: Any, chunk: Chunk) -> Chunk:
+        self.chunks[key] = chunk
+        if len(self.chunks) > _CHUNKS:
+            self.chunks.popitem(last=False)
+        return chunk
+
+
+def scale_for(native: tuple[int, int], width: int, height: int) -> Transform | None:
+    """The transform from the native screen to a ``width`` x ``height`` viewport (None: identity)."""
+    if (width, height) == native:
+        return None
+    return Transform.scale(width * 1024 // native[0], height * 1024 // native[1])
+
+
+def _scale_rect(s: Transform | None, r: Rect) -> Rect:
+    return r if s is None else s.map_rect(r)
+
+
+def _scale_node(n: Node, s: Transform) -> Node:
+    rc = n.rounded_clip
+    if rc is not None:
+        m = s.map_rect(rc.rect)
+        rc = RoundedClip(m.x, m.y, m.width, m.height, rc.radius * min(s.a, s.d) // 1024)
+    return msgspec.structs.replace(
+        n,
+        transform=n.transform.then(s),
+        clip=s.map_rect(n.clip) if n.clip is not None else None,
+        rounded_clip=rc,
+        revision=0,
+    )
+
+
+def _finish(builder: SceneBuilder, s: Transform | None, focus: Any = None, focused: str | None = None) -> Chunk:
+    scene = builder.scene
+    nodes = sorted(scene.nodes, key=lambda n: n.z)
+    scrolls = scene.scrolls
+    if s is not None:
+        nodes = [_scale_node(n, s) for n in nodes]
+        scrolls = [msgspec.structs.replace(a, bounds=s.map_rect(a.bounds)) for a in scrolls]
+    for n in nodes:
+        n.revision = node_revision(n)
+    return Chunk(nodes, list(scene.buffers), list(scrolls), focus, focused)
+
+
+def _window_chunk(
+    seat: Seat, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int
+) -> Chunk:
+    theme = seat.theme
+    app = lookup(win.app)
+    key = ("win", win.meta(), win.state_digest, focused, position, paint_key, w, h)
+    hit = seat.cache.chunk(key)
+    if hit is not None:
+        return hit
+    bounds = Rect(win.x, win.y, win.width, win.height)
+    content = theme.content_rect(bounds, win.maximized)
+    b = SceneBuilder(w, h)
+    app_focus: AppFocus | None = None
+    with b.group(window=win.id, z=window_z(position)):
+        theme.paint_frame(b, FrameView(win.id, win.title, win.app, bounds, focused, win.maximized))
+        with b.group(clip=content, z=10):
+            b.paint(Box(theme.palette["window"]), content, key="content-bg")
+        if app is not None and content.width > 0 and content.height > 0:
+            with b.group(transform=Transform.translate(content.x, content.y), clip=content, z=10):
+                painter = Painter(b, win.id, content, theme.palette, win.scroll)
+                app.paint(painter, win.state)
+                app_focus = painter.app_focus
+    if app_focus is not None and s is not None and app_focus.caret is not None:
+        app_focus = dataclasses.replace(app_focus, caret=s.map_rect(app_focus.caret))
+    focused_target = app_focus.target if focused and app_focus is not None else None
+    return seat.cache.keep(key, _finish(b, s, app_focus, focused_target))
+
+
+def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Transform | None, w: int, h: int) -> Chunk:
+    theme = seat.theme
+    if layer == "below":
+        key = ("below", theme.name, view.shell, view.icons, view.selected_icon, w, h)
+    elif layer == "above":
+        key = ("above", theme.name, view.clock, view.dock, panel_key[:1], w, h)
+    else:
+        key = ("panel", theme.name, panel_key, view.grid, view.switcher, view.context, w, h)
+    hit = seat.cache.chunk(key)
+    if hit is not None:
+        return hit
+    b = SceneBuilder(w, h)
+    focus = None
+    if layer == "below":
+        theme.paint_below(b, view)
+    elif layer == "above":
+        with b.group(z=ABOVE_Z):
+            theme.paint_above(b, view)
+    else:
+        with b.group(z=PANEL_Z):
+            focus = theme.paint_panel(b, view)
+        if focus is not None and s is not None:
+            focus = (focus[0], focus[1], s.map_rect(focus[2]), focus[3])
+    return seat.cache.keep(key, _finish(b, s, focus, focus[0] if focus is not None else None))
+
+
+def _focus(seat: Seat, panel: dict | None, panel_focus: Any, win_chunks: dict[int, Chunk]) -> Focus:
+    desk = seat.desk
+    if panel is not None:
+        kind = panel.get("kind")
+        if kind == "launcher" and panel_focus is not None:
+            target, node, caret, search = panel_focus
+            return Focus(
+                node=node,
+                interaction=target,
+                role="searchbox",
+                label="Type to search",
+                value=search,
+                caret=Caret(caret, 0, len(search), len(search)),
+                keyboard=Keyboard("panel", None, target, True),
+            )
+        return Focus(keyboard=Keyboard("panel", None, f"shell:{kind}", False))
+    win = desk.windows.get(desk.focused) if desk.focused is not None else None
+    if win is None or win.minimized:
+        return Focus()
+    app = lookup(win.app)
+    route = app.keyboard_route if app is not None else "window"
+    chunk = win_chunks.get(win.id)
+    af = chunk.focus if chunk is not None else None
+    if af is None:
+        return Focus(window=win.id, keyboard=Keyboard(route, win.id, None, False))
+    caret = Caret(af.caret, af.line, af.column, af.offset) if af.caret is not None else None
+    return Focus(
+        window=win.id,
+        node=af.node,
+        interaction=af.target,
+        role=af.role,
+        label=af.label,
+        value=af.value,
+        caret=caret,
+        keyboard=Keyboard(route, win.id, af.target, af.text_entry),
+    )
+
+
+def compose(seat: Seat, width: int, height: int) -> Scene:
+    """The scene of ``seat``'s desktop at ``width`` x ``height`` (stamped; cached by content)."""
+    theme = seat.theme
+    if theme is None:
+        return _bare(width, height)
+    view = seat.shell_view()
+    desk = seat.desk
+    panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
+    visible = desk.visible_stack() if seat.shell else []
+    paint_keys = seat.paint_keys(visible)
+    scene_key = (
+        width,
+        height,
+        view.key(),
+        panel_key,
+        tuple((w.meta(), w.state_digest) for w in visible),
+        tuple(desk.windows[i].meta() for i in desk.stack),  # minimized ones are listed too
+        tuple(paint_keys),
+        desk.focused,
+    )
+    cached = seat.cache.scenes.get(scene_key)
+    if cached is not None:
+        seat.cache.scenes.move_to_end(scene_key)
+        return cached
+    s = scale_for(theme.screen, width, height)
+    chunks = [_shell_chunk(seat, "below", view, panel_key, s, width, height)]
+    win_chunks: dict[int, Chunk] = {}
+    positions = {wid: i for i, wid in enumerate(desk.stack)}
+    for win, paint_key in zip(visible, paint_keys):
+        chunk = _window_chunk(seat, win, positions[win.id], desk.focused == win.id, paint_key, s, width, height)
+        win_chunks[win.id] = chunk
+        chunks.append(chunk)
+    panel_focus = None
+    if seat.shell:
+        chunks.append(_shell_chunk(seat, "above", view, panel_key, s, width, height))
+        if desk.panel is not None:
+            panel_chunk = _shell_chunk(seat, "panel", view, panel_key, s, width, height)
+            panel_focus = panel_chunk.focus
+            chunks.append(panel_chunk)
+    scene = Scene(width, height, theme.background, typeface=theme.typeface)
+    add = scene.add
+    for chunk in chunks:
+        for n in chunk.nodes:
+            add(n)
+        scene.buffers.extend(chunk.buffers)
+        scene.scrolls.extend(chunk.scrolls)
+    if seat.shell:
+        for wid in desk.stack:
+            win = desk.windows[wid]
+            bounds = Rect(win.x, win.y, win.width, win.height)
+            content = theme.content_rect(bounds, win.maximized)
+            scene.windows.append(
+                SceneWindow(
+                    win.id,
+                    win.title,
+                    win.app,
+                    _scale_rect(s, bounds),
+                    _scale_rect(s, content),
+                    z=positions[wid],
+                    focused=desk.focused == wid,
+                    minimized=win.minimized,
+                    maximized=win.maximized,
+                    document=win.document,
+                )
+            )
+        scene.covers.extend(_scale_rect(s, r) for r in theme.covers())
+    scene.focus = _focus(seat, desk.panel, panel_focus, win_chunks) if seat.shell else Focus()
+    _stamp(scene)
+    cache = seat.cache
+    cache.scenes[scene_key] = scene
+    cache.parts[scene.digest] = chunks
+    if len(cache.scenes) > _SCENES:
+        cache.scenes.popitem(last=False)
+    if len(cache.parts) > _SCENES:
+        del cache.parts[next(iter(cache.parts))]
+    return scene
+
+
+def _stamp(scene: Scene) -> None:
+    """What ``Scene.stamp`` does, reusing the revisions chunks already carry."""
+    scene.update_occlusion()
+    scene.buffers.sort(key=lambda b: b.handle)
+    scene.scrolls.sort(key=lambda a: a.target)
+    painted = scene.painted()
+    for n in painted:
+        if not n.revision:
+            n.revision = node_revision(n)
+    scene.digest = scene_digest(
+        scene.width,
+        scene.height,
+        scene.revision,
+        scene.background,
+        scene.typeface,
+        painted,
+        scene.windows,
+        scene.focus,
+        scene.buffers,
+        scene.scrolls,
+    )
+
+
+def _bare(width: int, height: int) -> Scene:
+    """A machine with no desktop theme: an empty dark screen."""
+    b = SceneBuilder(width, height, NO_THEME_BACKGROUND)
+    b.paint(Box(NO_THEME_BACKGROUND), Rect(0, 0, width, height), key="wallpaper")
+    return b.finish()

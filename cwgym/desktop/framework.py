@@ -1,0 +1,209 @@
+"""The application framework: the :class:`App` base class, its context, and the registry.
+
+An application is a module (in ``cwgym/apps/``) that defines a subclass of :class:`App`
+and registers an instance with :func:`register`. The desktop finds applications only
+through this registry, so adding an application is adding a module.
+
+An application owns its state: the JSON-like value :meth:`App.create` returns, kept on the
+window (dicts with ``str`` keys, lists, str, int, float, bool, None — nothing else, so it
+freezes, hashes and exports as it is). The desktop hands that state to the event hooks,
+which change it in place; ``paint`` only reads it. Everything an application does to the
+machine goes through its :class:`AppContext`: the user's permission-checked files, the
+shell, the clipboard and the clock.
+
+Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
+
+* ``create(ctx, argument) -> state`` — a new window's state; raise :class:`AppError` to
+  refuse (``action_failed``).
+* ``paint(p, state)`` — draw the content with the :class:`~cwgym.desktop.painter.Painter`.
+* ``title(state)`` / ``document(state)`` — what the title bar says, what it presents.
+* ``activate(ctx, state, target, point)`` — a click on ``window:<id>:content:<target>``
+  (``point`` in content coordinates, ``None`` from ``application.v1 shell``); returns the
+  action's value. Raise :class:`UnknownTarget` for a target it does not have.
+* ``double_click(ctx, state, target, point)`` — defaults to ``activate``.
+* ``key(ctx, state, chord) -> bool`` and ``type(ctx, state, text) -> bool`` — keyboard
+  input while the window is focused; ``False`` means "not mine".
+* ``drag(ctx, state, target, phase, point, button)`` — pointer capture on one of the
+  targets :meth:`App.is_drag_surface` accepts; ``phase`` is ``down``, ``move``, ``up`` or
+  ``cancel``.
+* ``wheel(ctx, state, target, point, dx, dy, modifiers) -> bool`` — the application's own
+  use of the wheel, asked before the desktop scrolls a pane.
+* ``cursor(target)`` — the cursor hint over one of its targets (``crosshair``...).
+* ``paint_key(ctx, state)`` — anything besides ``state`` the painting depends on (for
+  instance a folder listing); part of the repaint cache key. Default ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cwgym.desktop.keys import Chord
+    from cwgym.desktop.painter import Painter
+    from cwgym.machine.context import CommandResult
+    from cwgym.machine.filesystem import UserFS
+    from cwgym.machine.machine import Machine
+
+__all__ = ["App", "AppContext", "AppError", "UnknownTarget", "apps", "lookup", "register"]
+
+
+class AppError(Exception):
+    """An application refuses what it was asked (the action fails with ``action_failed``)."""
+
+
+class UnknownTarget(Exception):
+    """An application has no control answering to a target."""
+
+
+class AppContext:
+    """What an application may reach while it handles an event.
+
+    Attributes:
+        machine: the machine (trusted); prefer the helpers below.
+        window: the window id.
+        width, height: the size of the window's content area in pixels.
+    """
+
+    __slots__ = ("_grants", "height", "machine", "width", "window")
+
+    def __init__(self, machine: Machine, window: int, size: tuple[int, int], grants: frozenset[str]) -> None:
+        self.machine = machine
+        self.window = window
+        self.width, self.height = size
+        self._grants = grants
+
+    def files(self) -> UserFS:
+        """The filesystem as the machine's user (permission-checked)."""
+        return self.machine.user_fs()
+
+    @property
+    def cwd(self) -> str:
+        return self.machine.shell.cwd
+
+    @property
+    def home(self) -> str:
+        return self.machine.home
+
+    def run(self, command: str) -> CommandResult:
+        """Run a command line in the machine's shell (shared with every session)."""
+        return self.machine.execute(command)
+
+    @property
+    def clipboard(self) -> str:
+        return self.machine.clipboard
+
+    @clipboard.setter
+    def clipboard(self, text: str) -> None:
+        self.machine.clipboard = str(text)
+
+    @property
+    def now_us(self) -> int:
+        """Logical time in microseconds."""
+        return self.machine.clock.now_us
+
+    def granted(self, family: str) -> bool:
+        """Whether the acting session holds ``family`` (for cross-family gates)."""
+        return family in self._grants
+
+
+class App:
+    """Base class of an application. Subclass, set the class attributes, register an instance.
+
+    Attributes:
+        id: the application id (``launch`` kind, ``shell:launch:<id>``).
+        label: the label when the theme has none for this id.
+        kind: ``builtin``, ``native`` or ``web``.
+        catalogued: False for applications outside the catalogue (test fixtures): they are
+            listed only where installed.
+        keyboard_route: what ``Focus.keyboard.route`` says while the window is focused
+            (``application``, ``terminal``, ``editor``).
+        default_size: the outer size of a new window.
+        min_size: the smallest outer size a resize may reach.
+        opens: file name suffixes a desktop icon opens with this application.
+        focus_keys: top-level keys of the state that hold the application's keyboard focus
+            (reported under the ``focus`` effect tag rather than ``content``).
+    """
+
+    id: str = ""
+    label: str = ""
+    kind: str = "native"
+    catalogued: bool = True
+    keyboard_route: str = "application"
+    default_size: tuple[int, int] = (720, 480)
+    min_size: tuple[int, int] = (240, 160)
+    opens: tuple[str, ...] = ()
+    focus_keys: tuple[str, ...] = ()
+
+    def create(self, ctx: AppContext, argument: str | None) -> Any:
+        raise NotImplementedError
+
+    def paint(self, p: Painter, state: Any) -> None:
+        raise NotImplementedError
+
+    def title(self, state: Any) -> str:
+        return self.label
+
+    def document(self, state: Any) -> str:
+        return ""
+
+    def paint_key(self, ctx: AppContext, state: Any) -> Any:
+        return None
+
+    def activate(self, ctx: AppContext, state: Any, target: str, point: tuple[int, int] | None) -> Any:
+        raise UnknownTarget(target)
+
+    def double_click(self, ctx: AppContext, state: Any, target: str, point: tuple[int, int] | None) -> Any:
+        return self.activate(ctx, state, target, point)
+
+    def key(self, ctx: AppContext, state: Any, chord: Chord) -> bool:
+        return False
+
+    def type(self, ctx: AppContext, state: Any, text: str) -> bool:
+        return False
+
+    def is_drag_surface(self, target: str, button: int) -> bool:
+        return False
+
+    def drag(
+        self, ctx: AppContext, state: Any, target: str, phase: str, point: tuple[int, int], button: int
+    ) -> None:
+        return None
+
+    def cursor(self, target: str) -> str | None:
+        """The cursor over (or while dragging) ``target``; ``None`` for the default choice."""
+        return None
+
+    def wheel(
+        self,
+        ctx: AppContext,
+        state: Any,
+        target: str | None,
+        point: tuple[int, int],
+        dx: int,
+        dy: int,
+        modifiers: tuple[str, ...],
+    ) -> bool:
+        return False
+
+
+_REGISTRY: dict[str, App] = {}
+
+
+def register(app: App) -> App:
+    """Register an application instance under its id (twice is an error)."""
+    if not isinstance(app, App) or not app.id:
+        raise ValueError("register takes an App instance with an id")
+    if app.id in _REGISTRY and _REGISTRY[app.id] is not app:
+        raise RuntimeError(f"application {app.id!r} is registered twice")
+    _REGISTRY[app.id] = app
+    return app
+
+
+def lookup(app_id: str) -> App | None:
+    """The registered application with this id, or ``None``."""
+    return _REGISTRY.get(app_id)
+
+
+def apps() -> list[App]:
+    """Every registered application, by id."""
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]

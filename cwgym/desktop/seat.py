@@ -1,0 +1,151 @@
+"""A :class:`Seat`: one session's desktop state bound to its machine, theme and grants.
+
+The environment builds a seat for each action that touches the desktop (and for each
+scene); everything a seat changes lives in its :class:`~cwgym.desktop.state.Desktop`,
+which the session owns. The seat itself holds nothing worth keeping but the repaint
+cache handed to it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwgym.desktop import compositor, routing, shell
+from cwgym.desktop.framework import App, AppContext, AppError, lookup
+from cwgym.protocol import errors
+from cwgym.protocol.errors import ActionError
+from cwgym.scene import Rect, Scene
+
+if TYPE_CHECKING:
+    from cwgym.desktop.state import Desktop, Window
+    from cwgym.desktop.themes.base import ShellView, Theme
+    from cwgym.machine.machine import Machine
+
+__all__ = ["Seat"]
+
+
+class Seat:
+    """A desktop in use (see the module docstring).
+
+    Attributes:
+        desk: the session's desktop state on this machine.
+        machine: the machine it runs on.
+        theme: the machine's shell theme, or ``None`` when it has none.
+        actions: the session's granted action families.
+        observations: the session's granted observation channels.
+        cache: the repaint cache (outside the world state).
+        shell: whether there is a desktop shell to drive (a theme and ``application.v1``).
+    """
+
+    __slots__ = ("actions", "cache", "desk", "machine", "observations", "shell", "theme")
+
+    def __init__(
+        self,
+        desk: Desktop,
+        machine: Machine,
+        theme: Theme | None,
+        actions: frozenset[str],
+        observations: frozenset[str] = frozenset(),
+        cache: compositor.SceneCache | None = None,
+    ) -> None:
+        self.desk = desk
+        self.machine = machine
+        self.theme = theme
+        self.actions = actions
+        self.observations = observations
+        self.cache = cache if cache is not None else compositor.SceneCache()
+        self.shell = theme is not None and "application.v1" in actions
+
+    # -- geometry -------------------------------------------------------------------
+    @property
+    def native(self) -> tuple[int, int]:
+        """The logical screen everything is laid out on."""
+        return self.theme.screen if self.theme is not None else compositor.NO_THEME_SCREEN
+
+    def to_native(self, width: int, height: int, x: int, y: int) -> tuple[int, int]:
+        """A viewport point in native screen pixels."""
+        s = compositor.scale_for(self.native, width, height)
+        if s is None:
+            return x, y
+        return s.inverse_apply(x, y) or (x, y)
+
+    def from_native(self, width: int, height: int, x: int, y: int) -> tuple[int, int]:
+        """A native point in a ``width`` x ``height`` viewport."""
+        s = compositor.scale_for(self.native, width, height)
+        return (x, y) if s is None else s.apply(x, y)
+
+    def content_rect(self, win: Window) -> Rect:
+        return self.theme.content_rect(Rect(win.x, win.y, win.width, win.height), win.maximized)
+
+    def local(self, win: Window, native: tuple[int, int]) -> tuple[int, int]:
+        """A native point in ``win``'s content coordinates."""
+        c = self.content_rect(win)
+        return native[0] - c.x, native[1] - c.y
+
+    # -- applications ---------------------------------------------------------------
+    def app(self, win: Window) -> App | None:
+        return lookup(win.app)
+
+    def app_context(self, win: Window) -> AppContext:
+        if self.theme is not None:
+            c = self.content_rect(win)
+            size = (c.width, c.height)
+        else:
+            size = (win.width, win.height)
+        return AppContext(self.machine, win.id, size, self.actions)
+
+    def app_call(self, win: Window, hook: str, *args: Any) -> Any:
+        """Call an application hook with the window's state (marked changed) and context."""
+        app = lookup(win.app)
+        if app is None:
+            return False if hook in ("key", "type", "wheel") else None
+        state = win.touch()
+        try:
+            return getattr(app, hook)(self.app_context(win), state, *args)
+        except AppError:
+            raise ActionError(errors.ACTION_FAILED) from None
+        finally:
+            win.title = app.title(state) or win.title
+            win.document = app.document(state)
+
+    def paint_keys(self, windows: list[Window]) -> list[Any]:
+        out = []
+        for win in windows:
+            app = lookup(win.app)
+            out.append(app.paint_key(self.app_context(win), win.state) if app is not None else None)
+        return out
+
+    # -- shell ----------------------------------------------------------------------
+    def require_shell(self) -> None:
+        """Refuse with ``no_desktop_shell`` when there is no shell to drive."""
+        if not self.shell:
+            raise ActionError(errors.INVALID, errors.NO_DESKTOP_SHELL)
+
+    def shell_view(self) -> ShellView:
+        return shell.shell_view(self)
+
+    def label(self, app_id: str) -> str:
+        return shell.label(self, app_id)
+
+    # -- the operations the families call -------------------------------------------
+    def scene(self, width: int, height: int) -> Scene:
+        """The composed scene at this viewport (typed; cached by content)."""
+        return compositor.compose(self, width, height)
+
+    def list_apps(self, include_uninstalled: bool = False) -> list[dict[str, Any]]:
+        return shell.list_apps(self, include_uninstalled)
+
+    def launch(self, kind: Any, argument: Any = None) -> int:
+        return shell.launch(self, kind, argument)
+
+    def activate(self, target: Any) -> Any:
+        return shell.activate(self, target)
+
+    def pointer(self, op: str, payload: dict) -> Any:
+        return routing.pointer(self, op, payload)
+
+    def key(self, name: Any) -> None:
+        routing.key(self, name)
+
+    def type_text(self, text: Any) -> None:
+        routing.type_text(self, text)

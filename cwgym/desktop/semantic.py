@@ -1,0 +1,156 @@
+"""The ``semantic.v1`` projection: what is on a screen, as structure, without pixels.
+
+Built from the scene at the native screen size (so bounds are native screen pixels) and
+shaped::
+
+    {"version": 1,
+     "title": "<focused window's title, or 'Desktop'>",
+     "screen": {"width": 1280, "height": 800},
+     "windows": [{"id", "title", "app", "bounds", "focused", "minimized", "maximized",
+                  "document"?, "exposed"?}, ...],          # bottom to top
+     "elements": [{"id", "role", "label", "value"?, "window"?, "bounds", "enabled",
+                   "focused", "checked"?, "selected"?, "expanded"?}, ...],
+     "text": [{"text", "bounds", "window"?}, ...],
+     "focus": {"window"?, "target"?, "route", "text_entry"}}
+
+``elements`` has one entry per control (an interaction target) with something inside the
+screen and its clips, merged over the nodes painted for it (as
+:meth:`~cwgym.scene.Scene.accessibility` merges them), in painter order; ``bounds`` is the
+union of their visible parts. A control under another window is still listed: the
+windows' ``exposed`` rectangles say what can be clicked. (The typed scene's
+``accessibility()`` adds a verified click point per control; it costs a sampling pass, so
+this per-step observation leaves it out.) ``text`` lists every painted run of text that is
+inside the screen and its clips, in painter order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from cwgym.scene import Focus, Node, Rect, Scene, Text, UiText, UiTextBold
+from cwgym.scene.accessibility import build_accessibility
+
+__all__ = ["semantic_view"]
+
+_TEXT = (UiText, UiTextBold, Text)
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder().decode
+
+
+class _NoHits:
+    """Stands in for the hit index: the projection does not sample click points."""
+
+    @staticmethod
+    def reachable_point(node_id: int) -> None:
+        return None
+
+
+def _rect(r: Any) -> dict[str, int]:
+    return {"x": r.x, "y": r.y, "width": r.width, "height": r.height}
+
+
+def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list, list]:
+    """The elements and text runs of nodes in painter order."""
+    elements = []
+    visible = {}
+    for n in nodes:
+        r = n.visible_bounds(viewport)
+        if r is not None:
+            visible[n.id] = r
+    for ax in build_accessibility(nodes, _NoHits(), Focus(interaction=focused)):  # type: ignore[arg-type]
+        shown: Rect | None = None
+        for node_id in ax.nodes:
+            r = visible.get(node_id)
+            if r is not None:
+                shown = r if shown is None else shown.union(r)
+        if shown is None:
+            continue
+        e: dict[str, Any] = {"id": ax.id, "role": ax.role, "label": ax.name}
+        if ax.value is not None:
+            e["value"] = ax.value
+        if ax.window is not None:
+            e["window"] = ax.window
+        e["bounds"] = _rect(shown)
+        e["enabled"] = ax.enabled
+        e["focused"] = ax.focused
+        for name in ("checked", "selected", "expanded"):
+            v = getattr(ax, name)
+            if v is not None:
+                e[name] = v
+        elements.append(e)
+    text = []
+    for n in nodes:
+        if isinstance(n.primitive, _TEXT) and n.primitive.text and n.id in visible:
+            t: dict[str, Any] = {"text": n.primitive.text, "bounds": _rect(visible[n.id])}
+            if n.window is not None:
+                t["window"] = n.window
+            text.append(t)
+    return elements, text
+
+
+def _build(scene: Scene, chunks: list | None) -> dict[str, Any]:
+    windows = []
+    title = "Desktop"
+    for w in scene.windows:
+        d: dict[str, Any] = {
+            "id": w.id,
+            "title": w.title,
+            "app": w.app,
+            "bounds": _rect(w.bounds),
+            "focused": w.focused,
+            "minimized": w.minimized,
+            "maximized": w.maximized,
+        }
+        if w.document:
+            d["document"] = w.document
+        if w.exposed is not None:
+            d["exposed"] = _rect(w.exposed)
+        windows.append(d)
+        if w.focused:
+            title = w.title
+    viewport = scene.viewport
+    if chunks is None:
+        elements, text = _part(scene.painted(), scene.focus.interaction, viewport)
+    else:
+        elements, text = [], []
+        for chunk in chunks:
+            if chunk.semantic is None:
+                chunk.semantic = _encode(_part(chunk.nodes, chunk.focused, viewport))
+            e, t = _decode(chunk.semantic)
+            elements.extend(e)
+            text.extend(t)
+    f = scene.focus
+    focus: dict[str, Any] = {}
+    if f.window is not None:
+        focus["window"] = f.window
+    if f.keyboard.target is not None:
+        focus["target"] = f.keyboard.target
+    focus["route"] = f.keyboard.route
+    focus["text_entry"] = f.keyboard.text_entry
+    return {
+        "version": 1,
+        "title": title,
+        "screen": {"width": scene.width, "height": scene.height},
+        "windows": windows,
+        "elements": elements,
+        "text": text,
+        "focus": focus,
+    }
+
+
+def semantic_view(scene: Scene, cache: Any = None) -> dict[str, Any]:
+    """The projection of a stamped native-size scene (a fresh dict each call).
+
+    ``cache`` (the seat's :class:`~cwgym.desktop.compositor.SceneCache`) keeps the last
+    projection by scene digest and each painted chunk's share of it, so a change to one
+    window rebuilds that window's part only.
+    """
+    if cache is None:
+        return _build(scene, None)
+    if cache.semantic is not None and cache.semantic[0] == scene.digest:
+        return _decode(cache.semantic[1])
+    view = _build(scene, cache.parts.get(scene.digest))
+    cache.semantic = (scene.digest, _encode(view))
+    return view

@@ -1,0 +1,146 @@
+"""What a shell theme is: geometry, labels, palette, and how it paints the shell.
+
+A theme is one module in :mod:`cwgym.desktop.themes` that registers a :class:`Theme`
+instance. The desktop's behaviour (launching, focus, panels, window management) is the
+same for every theme; a theme decides where things are and what they look like. Hit
+testing runs on what the theme paints, so a theme only has to paint each control with its
+interaction target (see ``docs/desktop.md`` for the targets) — nothing else is needed for
+a shell to be drivable.
+
+Themes paint through a :class:`~cwgym.scene.SceneBuilder` into fixed z layers the
+compositor sets up (``below`` for the wallpaper and desktop icons, one band per window for
+its frame, ``above`` for panels and bars, ``panel`` for open shell panels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cwgym.scene import Color, Rect, SceneBuilder
+
+__all__ = ["DockEntry", "FrameView", "IconView", "ShellView", "Theme"]
+
+
+@dataclass(frozen=True)
+class DockEntry:
+    """One application in the dock or the app grid."""
+
+    app: str
+    label: str
+    running: bool = False
+    focused: bool = False
+
+
+@dataclass(frozen=True)
+class IconView:
+    """One desktop icon: its target, label and what it stands for."""
+
+    target: str
+    label: str
+    kind: str  # "home", "folder", "file"
+
+
+@dataclass(frozen=True)
+class FrameView:
+    """What a window's decoration shows."""
+
+    id: int
+    title: str
+    app: str
+    bounds: Rect
+    focused: bool
+    maximized: bool
+
+
+@dataclass(frozen=True, eq=False)
+class ShellView:
+    """Everything the shell paints besides windows, as plain values.
+
+    ``panel`` is the open panel's plain state; :meth:`key` is everything else, hashable.
+    """
+
+    clock: str
+    dock: tuple[DockEntry, ...]
+    grid: tuple[DockEntry, ...]  # the launcher's matches, in order
+    icons: tuple[IconView, ...]
+    selected_icon: str | None
+    panel: dict[str, Any] | None
+    switcher: tuple[tuple[int, str, str], ...] = ()  # (window, title, app)
+    context: tuple[tuple[str, str], ...] = ()  # (target, label)
+    shell: bool = True
+
+    def key(self) -> tuple:
+        return (self.clock, self.dock, self.grid, self.icons, self.selected_icon, self.switcher, self.context, self.shell)
+
+
+class Theme:
+    """A shell style. Subclasses set the attributes and implement the ``paint_*`` methods.
+
+    Attributes:
+        name: the ``desktop_themes`` value that selects it (``"ubuntu"``).
+        typeface: the scene's ``typeface``.
+        screen: the native logical screen ``(width, height)``.
+        background: the scene background colour.
+        labels: application labels this shell shows (overriding the catalogue's).
+        dock_order: applications the dock shows first, in order (then other installed
+            ones in catalogue order).
+        title_bar: height of a window's title bar.
+        palette: colours applications use for their content.
+    """
+
+    name = ""
+    typeface: str | None = None
+    screen = (1280, 800)
+    background: Color = (0, 0, 0, 255)
+    labels: ClassVar[dict[str, str]] = {}
+    dock_order: tuple[str, ...] = ()
+    title_bar = 36
+    palette: ClassVar[dict[str, Color]] = {}
+
+    # -- geometry ---------------------------------------------------------------------
+    def work_area(self) -> Rect:
+        """The part of the screen windows live in (maximized windows fill it)."""
+        return Rect(0, 0, *self.screen)
+
+    def covers(self) -> list[Rect]:
+        """Shell surfaces that always hide windows beneath them (bars, docks)."""
+        return []
+
+    def content_rect(self, bounds: Rect, maximized: bool) -> Rect:
+        """A window's client area for its outer bounds."""
+        return Rect(bounds.x, bounds.y + self.title_bar, bounds.width, max(0, bounds.height - self.title_bar))
+
+    def place(self, size: tuple[int, int], index: int) -> Rect:
+        """Bounds of a new window of ``size``, the ``index``-th open window (cascaded)."""
+        area = self.work_area()
+        width, height = min(size[0], area.width), min(size[1], area.height)
+        step = 32 * (index % 6)
+        x = area.x + (area.width - width) // 2 - 80 + step
+        y = area.y + (area.height - height) // 2 - 60 + step
+        x = max(area.x, min(x, area.right - width))
+        y = max(area.y, min(y, area.bottom - height))
+        return Rect(x, y, width, height)
+
+    def label(self, app_id: str, default: str) -> str:
+        return self.labels.get(app_id, default)
+
+    # -- painting ---------------------------------------------------------------------
+    def paint_below(self, b: SceneBuilder, view: ShellView) -> None:
+        """Wallpaper and desktop icons (under every window)."""
+        raise NotImplementedError
+
+    def paint_frame(self, b: SceneBuilder, frame: FrameView) -> None:
+        """One window's decoration, in screen coordinates, with its window controls."""
+        raise NotImplementedError
+
+    def paint_above(self, b: SceneBuilder, view: ShellView) -> None:
+        """Bars and docks (over every window)."""
+        raise NotImplementedError
+
+    def paint_panel(self, b: SceneBuilder, view: ShellView) -> tuple[str, int, Rect, str] | None:
+        """The open panel (launcher, switcher, context menu), over everything.
+
+        Returns, for a panel with a text field, ``(target, node id, caret rect, text)``.
+        """
+        raise NotImplementedError

@@ -1,0 +1,60 @@
+"""The desktop's part of what an actor can see, for action effects.
+
+:func:`visible_parts` projects a desktop into comparable values under effect tags. Parts
+that belong to one window are keyed by window id under ``"windows"``, so the environment
+compares them only for windows that exist before and after an action (a window that opens
+reports ``window.opened``, not ``content``). All values are content digests or small
+plain values: equal states give equal parts in any process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cwgym.desktop.framework import lookup
+from cwgym.desktop.state import Desktop
+from cwgym.kernel.digest import canonical
+from cwgym.protocol import effects
+
+__all__ = ["WINDOW_PARTS", "visible_parts"]
+
+#: Tags compared window by window.
+WINDOW_PARTS = (
+    effects.WINDOW_MOVED,
+    effects.WINDOW_TITLE,
+    effects.DOCUMENT,
+    effects.CONTENT,
+    effects.FOCUS,
+    effects.SCROLL,
+)
+
+
+def visible_parts(desk: Desktop) -> dict[str, Any]:
+    """``{"windows": {id: {tag: value}}, "stack": ids, "window.focused": id, "shell": ...}``.
+
+    ``stack`` (bottom to top) is compared, like the per-window parts, over the windows
+    present before and after; a change in it is reported as ``window.focused`` (raising).
+    """
+    windows: dict[int, dict[str, Any]] = {}
+    for wid in sorted(desk.windows):
+        win = desk.windows[wid]
+        app = lookup(win.app)
+        content, focus = win.split_digests(app.focus_keys if app is not None else ())
+        windows[wid] = {
+            effects.WINDOW_MOVED: (win.x, win.y, win.width, win.height, win.minimized, win.maximized),
+            effects.WINDOW_TITLE: win.title,
+            effects.DOCUMENT: win.document,
+            effects.CONTENT: content,
+            effects.FOCUS: focus,
+            effects.SCROLL: tuple(sorted(win.scroll.items())),
+        }
+    return {
+        "windows": windows,
+        "stack": tuple(desk.stack),
+        effects.WINDOW_FOCUSED: desk.focused,
+        effects.SHELL: (
+            canonical(desk.panel) if desk.panel is not None else b"",
+            desk.selected_icon,
+            tuple(desk.running_apps()),
+        ),
+    }

@@ -1,0 +1,23 @@
+"""pointer.v1: ``click``, ``double_click``, ``down``, ``move``, ``up``, ``cancel``, ``wheel``.
+
+Payload ``{x, y, width?, height?, button?, modifiers?}`` (``wheel``: ``delta_x?``,
+``delta_y?``). Points are hit-tested against the scene at the viewport, exactly as the
+actor sees it; see :mod:`cwgym.desktop.routing` for press identity, capture, the context
+button and scrolling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cwgym.desktop.routing import POINTER_OPS
+from cwgym.environment.families import ActionContext, unsupported
+
+
+class PointerFamily:
+    version = "1"
+
+    def dispatch(self, ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
+        if op not in POINTER_OPS:
+            raise unsupported()
+        return ctx.seat().pointer(op, payload)
