@@ -35,6 +35,7 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -64,13 +65,39 @@ class AppContext:
         width, height: the size of the window's content area in pixels.
     """
 
-    __slots__ = ("_grants", "height", "machine", "width", "window")
+    __slots__ = ("_grants", "_latch", "_launch", "height", "machine", "width", "window")
 
-    def __init__(self, machine: Machine, window: int, size: tuple[int, int], grants: frozenset[str]) -> None:
+    def __init__(
+        self,
+        machine: Machine,
+        window: int,
+        size: tuple[int, int],
+        grants: frozenset[str],
+        launch: Callable[[str, str | None], int] | None = None,
+        latch: Callable[[dict], None] | None = None,
+    ) -> None:
         self.machine = machine
         self.window = window
         self.width, self.height = size
         self._grants = grants
+        self._launch = launch
+        self._latch = latch
+
+    def launch(self, app_id: str, argument: str | None = None) -> int:
+        """Open another application window (the file manager opening a text file in the
+        editor); returns its window id. Raises :class:`AppError` when it cannot open."""
+        if self._launch is None:
+            raise AppError(f"no desktop to launch {app_id!r} on")
+        return self._launch(app_id, argument)
+
+    def run_terminal(self, command: str) -> CommandResult:
+        """Run a line typed into a terminal window: like :meth:`run`, and the result is
+        also latched into the acting session's ``terminal.v1`` channel, as a
+        ``terminal.v1 execute`` would be."""
+        result = self.machine.execute(command)
+        if self._latch is not None:
+            self._latch(result.to_plain())
+        return result
 
     def files(self) -> UserFS:
         """The filesystem as the machine's user (permission-checked)."""

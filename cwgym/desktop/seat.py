@@ -8,6 +8,7 @@ cache handed to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cwgym.desktop import compositor, routing, shell
@@ -37,7 +38,7 @@ class Seat:
         shell: whether there is a desktop shell to drive (a theme and ``application.v1``).
     """
 
-    __slots__ = ("actions", "cache", "desk", "machine", "observations", "shell", "theme")
+    __slots__ = ("actions", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
 
     def __init__(
         self,
@@ -47,7 +48,9 @@ class Seat:
         actions: frozenset[str],
         observations: frozenset[str] = frozenset(),
         cache: compositor.SceneCache | None = None,
+        latch: Callable[[dict], None] | None = None,
     ) -> None:
+        self.latch = latch
         self.desk = desk
         self.machine = machine
         self.theme = theme
@@ -92,7 +95,13 @@ class Seat:
             size = (c.width, c.height)
         else:
             size = (win.width, win.height)
-        return AppContext(self.machine, win.id, size, self.actions)
+        return AppContext(self.machine, win.id, size, self.actions, self._launch_from_app, self.latch)
+
+    def _launch_from_app(self, app_id: str, argument: str | None) -> int:
+        try:
+            return self.launch(app_id, argument)
+        except ActionError as exc:
+            raise AppError(f"cannot open {app_id!r}: {exc.error.code}") from None
 
     def app_call(self, win: Window, hook: str, *args: Any) -> Any:
         """Call an application hook with the window's state (marked changed) and context."""

@@ -106,6 +106,7 @@ def seat_for(world: World, session: Session, machine_id: str, *, create: bool = 
         frozenset(config.actions),
         frozenset(config.observations),
         cache,
+        latch=lambda result: session.terminal.__setitem__(machine_id, result),
     )
 
 
