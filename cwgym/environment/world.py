@@ -39,6 +39,7 @@ from cwgym.protocol import BUILTIN_CHANNELS, BUILTIN_FAMILIES, errors
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.protocol.definition import Computer, DefinitionError, Link, Node, load_definition
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
+from cwgym.scene import Scene
 
 _MAX_SEED = (1 << 64) - 1
 #: The largest viewport ``scene``/``render`` accept, in pixels (width * height).
@@ -228,10 +229,18 @@ class World:
         channels = {name: self._channels[name].observe(self, session) for name in session.config.observations}
         return {"tick": self._clock.now_us, "channels": channels}
 
-    def _visual(self, session_id: str, width: int, height: int, kind: str) -> Any:
+    def scene(self, session_id: str, width: int = 1024, height: int = 768) -> Scene:
+        """The typed retained scene a session's screen shows (owner side: no grant needed).
+
+        The ``Scene`` has the methods the plain dict cannot carry: ``hit_test``,
+        ``hit_stack``, ``reachable_point``, ``accessibility``, ``diff``.
+        """
+        return self._visual(session_id, width, height, "typed", gate=False)
+
+    def _visual(self, session_id: str, width: int, height: int, kind: str, *, gate: bool = True) -> Any:
         session = self._session(session_id)
         granted = session.config.observations
-        if "semantic.v1" not in granted and "pixels.v1" not in granted:
+        if gate and "semantic.v1" not in granted and "pixels.v1" not in granted:
             raise errors.Refused(errors.VISUAL_OBSERVATION_NOT_GRANTED)
         if type(width) is not int or type(height) is not int or width < 1 or height < 1 or width * height > MAX_VIEWPORT_PIXELS:
             raise ValueError(f"invalid: the viewport must be 1..{MAX_VIEWPORT_PIXELS} pixels, got {width!r}x{height!r}")

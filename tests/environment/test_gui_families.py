@@ -271,3 +271,18 @@ def test_render_rasterizes_the_composed_scene():
     frame = env.render(64, 40)
     assert (frame["width"], frame["height"], len(frame["rgba"])) == (64, 40, 64 * 40 * 4)
     assert env.render(64, 40)["rgba"] == frame["rgba"]
+
+
+def test_owner_gets_the_typed_scene_without_a_visual_grant():
+    from cwgym import World
+    from cwgym.resources import load_world
+    from cwgym.scene import Scene
+
+    world = World(load_world("ubuntu-workstation"))
+    env = world.environment({"actor": "ada", "machines": ["workstation"], "actions": ["application.v1"], "observations": []})
+    scene = world.scene(env.id, 1280, 800)
+    assert isinstance(scene, Scene)
+    launchers = scene.find("shell:launch:terminal")
+    assert launchers and scene.reachable_point(launchers[0].id) is not None
+    with pytest.raises(ValueError, match="denied"):
+        env.scene(1280, 800)  # the actor, without a visual channel, still cannot look
