@@ -39,6 +39,7 @@ from cwgym.protocol import BUILTIN_CHANNELS, BUILTIN_FAMILIES, errors
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.protocol.definition import Computer, DefinitionError, Link, Node, load_definition
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
+from cwgym.render import Renderer
 from cwgym.scene import Scene
 
 _MAX_SEED = (1 << 64) - 1
@@ -251,14 +252,18 @@ class World:
             return scene.to_plain()
         if kind == "typed":
             return scene
-        try:
-            from cwgym.render import render_scene
-        except ImportError:
-            raise NotImplementedError("render needs the render layer (cwgym.render.render_scene), which is not installed yet") from None
-        frame = render_scene(scene)
-        if isinstance(frame, dict):
-            return frame
-        return {"width": width, "height": height, "rgba": bytes(frame)}
+        return {"width": width, "height": height, "rgba": self._renderer(session_id, width, height).render(scene)}
+
+    def _renderer(self, session_id: str, width: int, height: int) -> Renderer:
+        """The incremental renderer of one session's viewport (a cache outside the state:
+        its frames are byte-identical to full renders, so it never affects results)."""
+        renderers = self.__dict__.setdefault("_renderers", {})
+        key = (session_id, width, height)
+        renderer = renderers.pop(key, None) or Renderer()
+        renderers[key] = renderer  # most recently used last
+        while len(renderers) > 8:
+            del renderers[next(iter(renderers))]
+        return renderer
 
     # -- snapshots -------------------------------------------------------------------
     def _extension_signature(self) -> tuple:

@@ -20,6 +20,9 @@ from typing import Any
 from cwgym.desktop import shell, wm
 from cwgym.desktop.seat import Seat
 from cwgym.environment.families import ActionContext, invalid, unsupported
+from cwgym.machine.filesystem import FsError
+from cwgym.protocol import errors
+from cwgym.render import to_png
 
 
 def _window(seat: Seat, payload: dict[str, Any], *, default_focused: bool = False) -> Any:
@@ -41,6 +44,8 @@ class ApplicationFamily:
         handler = getattr(self, f"_op_{op}", None)
         if handler is None:
             raise unsupported()
+        if op == "shell":
+            return self._op_shell(ctx.seat(), payload, ctx)
         return handler(ctx.seat(), payload)
 
     def _op_list(self, seat: Seat, payload: dict[str, Any]) -> Any:
@@ -84,8 +89,35 @@ class ApplicationFamily:
         seat.require_shell()
         shell.switcher_step(seat)
 
-    def _op_shell(self, seat: Seat, payload: dict[str, Any]) -> Any:
+    def _op_shell(self, seat: Seat, payload: dict[str, Any], ctx: ActionContext) -> Any:
         target = payload.get("target")
         if not isinstance(target, str):
             raise invalid()
+        if target == "shell:screenshot":
+            return screenshot(ctx, seat)
         return seat.activate(target)
+
+
+def screenshot(ctx: ActionContext, seat: Seat) -> dict[str, str]:
+    """Save the screen as a PNG in the user's Pictures folder, at the viewport the actor
+    last addressed (the native screen before any pointer action). Needs pixels.v1."""
+    seat.require_shell()
+    if "pixels.v1" not in ctx.session.config.observations:
+        raise errors.ActionError(errors.DENIED, errors.PIXELS_NOT_GRANTED)
+    width, height = seat.desk.viewport or seat.native
+    frame = ctx.world._visual(ctx.session.id, width, height, "render", gate=False)
+    machine = ctx.machine
+    fs = machine.user_fs()
+    folder = f"{machine.home}/Pictures"
+    try:
+        if not fs.exists(folder, "/"):
+            fs.mkdir(folder, "/")
+        index = 0
+        while fs.exists(f"{folder}/screen-{index}.png", "/"):
+            index += 1
+        path = f"{folder}/screen-{index}.png"
+        fs.write(path, "/", to_png(frame["rgba"], width, height))
+    except FsError:
+        raise errors.ActionError(errors.ACTION_FAILED) from None
+    ctx.journal("filesystem.write", {"path": path, "bytes": -1, "append": False})
+    return {"path": path}
