@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from cwgym._version import __version__, engine_version
-from cwgym.cli import demo, worlds
+from cwgym.cli import demo, render, worlds
 
-SUBCOMMANDS = (demo, worlds)
+SUBCOMMANDS = (demo, worlds, render)
 
 
 def build_parser() -> argparse.ArgumentParser:
