@@ -131,7 +131,7 @@ def _write_table() -> None:
         lines += ["| row | world | n | p50 | p95 | reference p50 | ratio | note |", "|---|---|---|---|---|---|---|---|"]
         for r in data["rows"]:
             unit = r.get("unit", "ms")
-            ratio = f"{r['ratio']:.2f}×" if r.get("ratio") else "–"
+            ratio = f"{r['ratio']:.3g}×" if r.get("ratio") else "–"
             lines.append(
                 f"| {r['name']} | {r['world']} | {r['n']} | {fmt(r['p50_ms'], unit)}{'' if unit == 'ms' else ' ' + unit} | "
                 f"{fmt(r['p95_ms'], unit)}{'' if unit == 'ms' else ' ' + unit} | {fmt(r.get('ref_p50_ms'), unit)} | {ratio} | {r.get('note', '')} |"
