@@ -243,6 +243,11 @@ class _Translator:
             return _lit(_AWK_ESCAPES[ch])
         if self.dialect == "sed" and ch in _SED_ESCAPES:
             return _lit(_SED_ESCAPES[ch])
+        if self.dialect == "sed" and ch in "xodc":
+            value, used = numeric_escape(ch, self.p, self.i)
+            if value is not None:
+                self.i += used
+                return _lit(value)
         if self.dialect in ("sed", "awk") and ch in "01234567" and self.dialect == "awk":
             j = self.i - 1
             k = j
@@ -311,6 +316,102 @@ class _Translator:
         self.i = i
         body = "".join(parts)
         return "[" + ("^" if negate else "") + body + "]"
+
+
+_NO_EXTEND = ("\\Z", "\\b", "\\B", "(?=", "(?!", "(?<", "(?m")
+
+
+def _extendable(regex: re.Pattern[str]) -> bool:
+    """Whether POSIX's longest-match rule can differ from Python's first-alternative rule,
+    and checking shorter windows (``fullmatch`` with an end position) is sound: the pattern
+    has alternatives but no end anchors or lookarounds that a window would fool."""
+    cached = _EXTENDABLE.get(regex)
+    if cached is None:
+        source = regex.pattern
+        cached = "|" in source and not any(marker in source for marker in _NO_EXTEND)
+        _EXTENDABLE[regex] = cached
+    return cached
+
+
+_EXTENDABLE: dict[re.Pattern[str], bool] = {}
+#: How far past Python's match a longer alternative is looked for, and how many window
+#: checks one scan may spend: the rule is exact for matches within reach, and a
+#: pathological input cannot make it quadratic.
+_REACH = 256
+_BUDGET = 200_000
+
+
+def longest(regex: re.Pattern[str], value: str, m: re.Match[str], budget: list[int] | None = None) -> re.Match[str]:
+    """The POSIX (leftmost-longest) match starting where ``m`` starts."""
+    if not _extendable(regex):
+        return m
+    budget = budget if budget is not None else [_BUDGET]
+    start = m.start()
+    limit = min(len(value), m.end() + _REACH)
+    for end in range(limit, m.end(), -1):
+        if budget[0] <= 0:
+            return m
+        budget[0] -= 1
+        longer = regex.fullmatch(value, start, end)
+        if longer is not None:
+            return longer
+    return m
+
+
+def posix_search(regex: re.Pattern[str], value: str, pos: int = 0) -> re.Match[str] | None:
+    """``regex.search`` with POSIX's leftmost-longest choice among alternatives."""
+    m = regex.search(value, pos)
+    return longest(regex, value, m) if m is not None else None
+
+
+def posix_matches(regex: re.Pattern[str], value: str):
+    """Successive non-overlapping POSIX matches: leftmost-longest, and without the empty
+    match Python allows right after a non-empty one (``s/l*/-/g`` on ``hello`` gives
+    ``-h-e-o-`` in sed and awk)."""
+    if not _extendable(regex):
+        last_end = -1
+        for m in regex.finditer(value):
+            if m.start() == m.end() == last_end:
+                continue
+            last_end = m.end()
+            yield m
+        return
+    pos = 0
+    last_end = -1
+    n = len(value)
+    budget = [_BUDGET]
+    while pos <= n:
+        m = regex.search(value, pos)
+        if m is None:
+            return
+        m = longest(regex, value, m, budget)
+        if m.start() == m.end():
+            if m.start() == last_end:
+                pos = m.start() + 1
+                continue
+            yield m
+            last_end = m.end()
+            pos = m.end() + 1
+            continue
+        yield m
+        last_end = m.end()
+        pos = m.end()
+
+
+def numeric_escape(kind: str, text: str, pos: int) -> tuple[str | None, int]:
+    """GNU sed's ``\\xHH``, ``\\oNNN``, ``\\dNNN`` and ``\\cX`` escapes, read from
+    ``text[pos:]`` (just after the letter): (char or None, chars used)."""
+    if kind == "c":
+        if pos < len(text):
+            return chr(ord(text[pos].upper()) ^ 0x40), 1
+        return None, 0
+    digits, limit, base = {"x": ("0123456789abcdefABCDEF", 2, 16), "o": ("01234567", 3, 8), "d": ("0123456789", 3, 10)}[kind]
+    end = pos
+    while end < len(text) and end < pos + limit and text[end] in digits:
+        end += 1
+    if end == pos:
+        return None, 0
+    return chr(int(text[pos:end], base) & 0xFF), end - pos
 
 
 def _single(text: str) -> bool:

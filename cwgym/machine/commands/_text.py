@@ -95,11 +95,12 @@ _SIMPLE = {
 }
 
 
-def _utf8(code: int) -> str:
-    try:
-        return text(chr(code).encode("utf-8"))
-    except (ValueError, UnicodeEncodeError):
-        return ""
+def _unicode(code: int, long: bool) -> str:
+    """``\\uHHHH``/``\\UHHHHHHHH``: the character if ASCII; otherwise, in the C locale,
+    bash writes the escape back out in upper-case hex."""
+    if code < 0x80:
+        return chr(code)
+    return f"\\U{code:08X}" if long else f"\\u{code:04X}"
 
 
 def expand_escapes(value: str, mode: str) -> tuple[str, bool]:
@@ -152,7 +153,7 @@ def expand_escapes(value: str, mode: str) -> tuple[str, bool]:
             if j == i:
                 out.append("\\" + nxt)
             else:
-                out.append(_utf8(int(value[i:j], 16)))
+                out.append(_unicode(int(value[i:j], 16), nxt == "U"))
                 i = j
         else:
             out.append("\\" + nxt)
@@ -354,8 +355,3 @@ def usage_exit(ctx: CommandContext, message: str, status: int = 1) -> None:
     ctx.err(f"Try '{ctx.name} --help' for more information.\n")
     raise Exit(status)
 
-
-def refuse(ctx: CommandContext, what: str) -> None:
-    """Fail loudly, exit 2, naming the unsupported feature."""
-    ctx.error(f"{what} is not supported")
-    raise Exit(2)
