@@ -18,3 +18,10 @@ def test_examples_run(page, monkeypatch):
     namespace: dict = {"__name__": "__docs__"}
     for block in BLOCK.findall(page.read_text()):
         exec(compile(block, str(page), "exec"), namespace)
+
+
+def test_shell_page_lists_every_registered_command():
+    from cwgym.machine import commands
+
+    page = (ROOT / "docs" / "shell.md").read_text()
+    assert [name for name in commands.names() if f"`{name}`" not in page] == []
