@@ -21,7 +21,7 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "machine"))
-from shell_fixture import FILES, HOME  # noqa: E402
+from shell_fixture import FILES, HOME
 
 EPOCH = 1_789_635_600
 
