@@ -42,6 +42,12 @@ EXCEPTIONS = {
 }
 
 
+#: Reviewed upward imports: (module file relative to cwgym/, imported layer) -> why.
+UPWARD = {
+    ("environment/world.py", "procedures"): "World.stage/project/verify are owner facades over the procedures layer (lazy imports)",
+}
+
+
 def _modules(layer: str) -> list[Path]:
     folder = PACKAGE / layer
     return sorted(folder.rglob("*.py")) if folder.is_dir() else []
@@ -93,7 +99,8 @@ def test_no_layer_imports_one_above_it(layer):
             target = parts[1]
             if target in (layer, "_version") or target not in (*ALLOWED, "resources", "cli"):
                 continue
-            if target not in ALLOWED[layer]:
+            relative = path.relative_to(PACKAGE).as_posix()
+            if target not in ALLOWED[layer] and (relative, target) not in UPWARD:
                 problems.append(f"{path.relative_to(PACKAGE)}:{line} imports cwgym.{target}")
     assert problems == []
 

@@ -561,6 +561,35 @@ class World:
             raise KeyError(f"no computer {machine_id!r}")
         return self._machines[machine_id]
 
+    # -- expert procedures (owner calls; the engine lives in cwgym.procedures) ------
+    def stage(self, procedure: Any, seed: int = 0) -> Any:
+        """Draw a procedure's parameters from ``seed`` and apply its setup to this world.
+
+        ``procedure`` is a library id, a procedure dict or a parsed ``Procedure``; returns
+        the ``Instance`` to project and verify. See docs/procedures.md.
+        """
+        from cwgym.procedures import stage  # the procedures layer sits above this one
+
+        return stage(self, procedure, seed)
+
+    def project(self, instance: Any, options: dict | None = None) -> Any:
+        """Perform a staged instance (``mode`` ``gui`` or ``tool``) and return the demonstration."""
+        from cwgym.procedures import project
+
+        return project(self, instance, options or {})
+
+    def verify(self, instance: Any) -> Any:
+        """Run the instance's checks against this world's state."""
+        from cwgym.procedures import verify
+
+        return verify(self, instance)
+
+    def verify_with(self, instance: Any, captures: dict) -> Any:
+        """Run the checks with the captured values a demonstration bound."""
+        from cwgym.procedures import verify_with
+
+        return verify_with(self, instance, captures)
+
     # -- topology --------------------------------------------------------------------
     def add_computer(self, computer: Any, node: Any, links: Any = ()) -> None:
         """Add a machine with its network node and links. Atomic: on error nothing changes."""

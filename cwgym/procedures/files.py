@@ -1,0 +1,72 @@
+"""The owner's view of files in a world: paths relative to the user's home, reads that
+never change state, and a digest of what the files hold (not when they were touched)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from cwgym.machine.filesystem import DIR, FILE, FsError
+
+if TYPE_CHECKING:
+    from cwgym.environment.world import World
+    from cwgym.machine.machine import Machine
+
+
+def abspath(machine: Machine, path: str) -> str:
+    """``path`` on ``machine``: absolute as given, ``~/x`` and ``x`` under the user's home."""
+    if path == "~":
+        return machine.home
+    if path.startswith("~/"):
+        path = path[2:]
+    if path.startswith("/"):
+        return path
+    return f"{machine.home.rstrip('/')}/{path}"
+
+
+def read(machine: Machine, path: str) -> bytes | None:
+    """A regular file's bytes, or ``None`` when there is no such file."""
+    try:
+        inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
+    except (FsError, KeyError):
+        return None
+    return inode.data if inode.kind == FILE else None
+
+
+def kind(machine: Machine, path: str) -> str | None:
+    """``"file"``, ``"dir"``, another inode kind, or ``None`` when nothing is there."""
+    try:
+        inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
+    except (FsError, KeyError):
+        return None
+    return inode.kind
+
+
+def mode(machine: Machine, path: str) -> int | None:
+    try:
+        inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
+    except (FsError, KeyError):
+        return None
+    return inode.mode & 0o7777
+
+
+def listing(machine: Machine, path: str) -> list[str] | None:
+    if kind(machine, path) != DIR:
+        return None
+    return machine.fs.list_path(abspath(machine, path))
+
+
+def content_digest(world: World) -> str:
+    """A digest of every machine's tree: paths, kinds, modes, owners and contents.
+
+    Times are left out, so reading a file or running a command that writes nothing keeps
+    it; it moves exactly when a phase changes what the files hold.
+    """
+    digest = hashlib.sha256()
+    for machine_id in sorted(world.inspect()["state"]["computers"]):
+        machine = world.machine(machine_id)
+        for path, inode in machine.fs.iter_tree("/"):
+            body = inode.data if inode.kind == FILE else (inode.target or "").encode()
+            digest.update(f"{machine_id}\0{path}\0{inode.kind}\0{inode.mode:o}\0{inode.uid}\0{inode.gid}\0".encode())
+            digest.update(hashlib.sha256(body).digest())
+    return digest.hexdigest()

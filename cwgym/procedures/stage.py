@@ -1,0 +1,119 @@
+"""``stage(world, procedure, seed)``: draw an instance and lay its setup into the world."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from cwgym.procedures.files import abspath
+from cwgym.procedures.instance import Instance
+from cwgym.procedures.model import Check, Phase, Procedure, SetupEntry
+from cwgym.procedures.params import draw_params
+from cwgym.procedures.template import render, render_value
+from cwgym.procedures.validate import parse_procedure
+
+if TYPE_CHECKING:
+    from cwgym.environment.world import World
+    from cwgym.machine.machine import Machine
+
+
+def coerce_procedure(procedure: Procedure | dict | str) -> Procedure:
+    """A :class:`Procedure` from itself, its decoded JSON, or a library id."""
+    if isinstance(procedure, Procedure):
+        return procedure
+    if isinstance(procedure, dict):
+        return parse_procedure(procedure)
+    if isinstance(procedure, str):
+        from cwgym.procedures.library import load_procedure
+
+        return load_procedure(procedure)
+    raise TypeError(f"a procedure is a Procedure, a dict or a library id, got {type(procedure).__name__}")
+
+
+def builtins_for(world: World, procedure: Procedure) -> dict[str, str]:
+    machine = world.machine(procedure.machine)
+    return {"home": machine.home, "user": machine.user, "machine": machine.id}
+
+
+def instantiate(procedure: Procedure, seed: int, builtins: dict[str, str], params: dict[str, Any] | None = None) -> Instance:
+    """Draw (or take) the parameters and render everything but captured placeholders."""
+    if params is None:
+        params = draw_params(procedure, seed, builtins)
+    scope = {**builtins, **params}
+    return Instance(
+        id=procedure.id,
+        domain=procedure.domain,
+        world=procedure.world,
+        machine=procedure.machine,
+        seed=seed,
+        params=params,
+        builtins=dict(builtins),
+        instruction=render(procedure.instruction, scope),
+        setup=[_rendered(entry, SetupEntry, scope) for entry in procedure.setup],
+        phases=[_rendered(phase, Phase, scope) for phase in procedure.phases],
+        verify=[_rendered(check, Check, scope) for check in procedure.verify],
+        procedure=procedure,
+    )
+
+
+def _rendered(value: Any, kind: type, scope: dict[str, Any]) -> Any:
+    return msgspec.convert(render_value(msgspec.to_builtins(value), scope), kind)
+
+
+def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instance:
+    """Draw ``procedure`` for ``seed`` and apply its setup to ``world``.
+
+    The setup is written through the owner's trusted machine handle: files and the
+    folders above them belong to the machine's user. A world with history keeps what it
+    has; only ``if_absent`` entries leave an existing file as it is.
+
+    Raises:
+        ValueError: the world is not the one the procedure runs in, or has no such machine.
+    """
+    procedure = coerce_procedure(procedure)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"a seed is an int in 0..2**64-1, got {seed!r}")
+    world_id = world.definition().get("id")
+    if world_id != procedure.world:
+        raise ValueError(f"procedure {procedure.id!r} runs in world {procedure.world!r}, not {world_id!r}")
+    named = [procedure.machine, *(e.machine for e in procedure.setup), *(p.machine for p in procedure.phases)]
+    for machine_id in dict.fromkeys(m for m in named if m is not None):
+        try:
+            world.machine(machine_id)
+        except KeyError:
+            raise ValueError(f"procedure {procedure.id!r}: world {world_id!r} has no machine {machine_id!r}") from None
+    instance = instantiate(procedure, seed, builtins_for(world, procedure))
+    apply_setup(world, instance)
+    return instance
+
+
+def apply_setup(world: World, instance: Instance) -> None:
+    for entry in instance.setup:
+        machine = world.machine(entry.machine or instance.machine)
+        _apply(machine, entry)
+
+
+def _apply(machine: Machine, entry: SetupEntry) -> None:
+    fs = machine.fs
+    uid, gid = machine.cred.uid, machine.cred.gid
+    path = abspath(machine, entry.path).rstrip("/") or "/"
+    _makedirs(machine, path if entry.dir else path.rsplit("/", 1)[0] or "/")
+    if entry.dir:
+        return
+    if entry.if_absent and fs.exists(path):
+        return
+    content = entry.content if entry.content is not None else "".join(f"{line}\n" for line in entry.lines or [])
+    mode = int(entry.mode, 8) if entry.mode else 0o644
+    ino = fs.put_file(path, content.encode(), uid, gid, mode)
+    fs.set_mode(ino, mode)
+
+
+def _makedirs(machine: Machine, folder: str) -> None:
+    """Create the missing folders of ``folder``, owned by the machine's user."""
+    fs = machine.fs
+    current = ""
+    for part in [p for p in folder.split("/") if p]:
+        current += "/" + part
+        if not fs.exists(current):
+            fs.makedirs(current, machine.cred.uid, machine.cred.gid, 0o755)

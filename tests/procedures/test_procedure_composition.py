@@ -1,0 +1,54 @@
+"""Procedures share a world: what one makes is named by capture, so another running
+before or after it does not break it."""
+
+from __future__ import annotations
+
+from procedure_kit import TOOL
+
+from cwgym import World
+from cwgym.procedures import load_all, load_procedure, project, stage, verify, verify_with
+from cwgym.resources import load_world
+
+
+def _run(world, procedure_id, seed):
+    instance = stage(world, load_procedure(procedure_id), seed)
+    demo = project(world, instance, TOOL)
+    assert demo.completed, demo.failure
+    assert demo.verification.passed, [(c.subject, c.reason) for c in demo.verification.failures()]
+    return instance, demo
+
+
+def test_two_invoicing_procedures_back_to_back_both_verify():
+    world = World(load_world("ubuntu-workstation"), seed=0)
+    invoice, first = _run(world, "books-invoice-timesheet", 4)
+    retainer, second = _run(world, "legal-retainer-invoice", 4)
+    # Both took the next free number of the one register, so they hold different numbers.
+    assert first.captures["invoice"] == "1043"
+    assert second.captures["invoice"] == "1044"
+    # The first still verifies in the world the second changed.
+    assert verify_with(world, invoice, first.captures).passed
+    assert verify_with(world, retainer, second.captures).passed
+    # A check that names a captured value cannot pass without it.
+    assert not verify(world, invoice).passed
+
+
+def test_the_same_procedure_twice_in_one_world():
+    world = World(load_world("ubuntu-workstation"), seed=0)
+    a, first = _run(world, "books-invoice-timesheet", 1)
+    b, second = _run(world, "books-invoice-timesheet", 2)
+    assert first.captures != second.captures
+    assert verify_with(world, a, first.captures).passed
+    assert verify_with(world, b, second.captures).passed
+
+
+def test_the_whole_library_back_to_back_in_one_world():
+    world = World(load_world("ubuntu-workstation"), seed=0)
+    done = []
+    for seed, procedure in enumerate(load_all()):
+        instance = stage(world, procedure, seed)
+        demo = project(world, instance, TOOL)
+        assert demo.completed and demo.verification.passed, (procedure.id, demo.failure)
+        done.append((instance, demo.captures))
+    for instance, captures in done:
+        result = verify_with(world, instance, captures)
+        assert result.passed, (instance.id, [(c.subject, c.reason) for c in result.failures()])
