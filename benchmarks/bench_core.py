@@ -159,10 +159,26 @@ def _rows_for(label: str, definition: dict, quick: bool) -> list[Row]:
     return rows
 
 
+DESKTOP = {
+    "actor": "ada",
+    "machines": [M],
+    "actions": ["application.v1", "keyboard.v1", "pointer.v1", "terminal.v1", "filesystem.v1"],
+    "observations": ["semantic.v1", "terminal.v1"],
+}
+
+
 def fork_memory(definition: dict, label: str, forks: int = 1000) -> Row:
-    """Memory that ``forks`` live forks of one snapshot add, measured with tracemalloc."""
+    """Memory that ``forks`` live forks of one snapshot add, measured with tracemalloc.
+
+    The world has a desktop session with the files, editor and terminal windows open.
+    """
     world = World(definition, 7)
-    env = world.environment(CONFIG)
+    env = world.environment(DESKTOP)
+    opened = []
+    for kind in ("files", "editor", "terminal"):
+        out = env.step([{"family": "application.v1", "op": "launch", "machine": M, "payload": {"kind": kind}}])
+        if out["outcomes"][0]["success"]:
+            opened.append(kind)
     env.step([READ])
     snap = world.snapshot()
     gc.collect()
@@ -173,7 +189,7 @@ def fork_memory(definition: dict, label: str, forks: int = 1000) -> Row:
     tracemalloc.stop()
     per_fork_kb = used / forks / 1024
     row = Row(GROUP, f"memory of {forks} live forks", label, forks, used / 2**20, used / 2**20, unit="MB",
-              note=f"{per_fork_kb:.1f} KB a fork (tracemalloc)")
+              note=f"{per_fork_kb:.1f} KB a fork (tracemalloc); windows open: {', '.join(opened) or 'none'}")
     del held
     return row
 
