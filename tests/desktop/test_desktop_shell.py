@@ -148,10 +148,12 @@ def test_desktop_icons_select_on_click_and_open_on_double_click():
     assert next(n for n in nodes(env.scene(1280, 800), target) if n["semantic"])["state"] == {"selected": False}
 
 
-def test_home_icon_needs_the_files_application_which_is_not_implemented_yet():
+def test_home_icon_opens_the_file_manager_on_the_home_folder():
     env = desktop(world())
     out = click(env, "shell:icon:home", op="double_click")
-    assert out["error"] == {"code": "action_failed", "message": "action failed"}
+    assert out["success"] and "window.opened" in out["effect"]["changed"]
+    win = window(env.scene(1280, 800), out["value"]["window"])
+    assert win["app"] == "files" and win["document"] == "/home/ada"
 
 
 def test_machine_without_a_theme_has_no_desktop_shell(office):
