@@ -42,7 +42,45 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("demo", help="run a short scripted episode and print it")
     parser.add_argument("--world", default=DEFAULT_WORLD, help="world name or path to a world.json")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--png", help="also save the final screen of the desktop part to this PNG")
     parser.set_defaults(run=run)
+
+
+def desktop_part(definition: dict, seed: int, png: str | None) -> None:
+    """A person at the desktop: find the Terminal launcher on screen, click it, type a command."""
+    world = World(definition, seed=seed)
+    machine = world.definition()["computers"][0]["id"]
+    env = world.environment(
+        {"actor": "ada", "machines": [machine], "actions": ["application.v1", "keyboard.v1", "pointer.v1"],
+         "observations": ["semantic.v1", "pixels.v1", "terminal.v1"]}
+    )
+    scene = world.scene(env.id, 1280, 800)
+    launchers = scene.find("shell:launch:terminal")
+    if not launchers:
+        print("\n(no desktop on this world's first machine; skipping the desktop part)")
+        return
+    x, y = scene.reachable_point(launchers[0].id)
+    print(f"\ndesktop: the Terminal launcher is at ({x}, {y}) on a 1280x800 screen; clicking it")
+    steps = [
+        {"family": "pointer.v1", "op": "click", "machine": machine, "payload": {"x": x, "y": y}},
+        {"family": "keyboard.v1", "op": "type", "machine": machine, "payload": {"text": "wc -l Documents/*.csv"}},
+        {"family": "keyboard.v1", "op": "key", "machine": machine, "payload": {"key": "Enter"}},
+    ]
+    for action in steps:
+        outcome = env.step([action])["outcomes"][0]
+        what = action["payload"].get("text") or action["payload"].get("key") or action["op"]
+        print(f"  {action['family']:<12} {what!s:<24} effect: {','.join(outcome['effect']['changed']) or '-'}")
+    plain = env.scene(1280, 800)
+    for buffer in plain.get("buffers", []):
+        for line in buffer["lines"][-3:]:
+            print(f"  screen| {line}")
+    if png:
+        from cwgym.render import to_png
+
+        frame = env.render(1280, 800)
+        with open(png, "wb") as handle:
+            handle.write(to_png(frame["rgba"], 1280, 800))
+        print(f"  saved the screen to {png}")
 
 
 def _describe(action: dict[str, Any], outcome: dict[str, Any]) -> str:
@@ -91,4 +129,5 @@ def run(args: argparse.Namespace) -> int:
     second = play(definition, args.seed, verbose=False)
     verdict = "identical" if first == second else "DIFFERENT"
     print(f"replayed in a new world: {second} ({verdict})")
+    desktop_part(definition, args.seed, args.png)
     return 0 if first == second else 1
