@@ -28,6 +28,7 @@ from __future__ import annotations
 from cwgym.render.painter import node_area, paint_items, repaint_region
 from cwgym.render.surface import Target
 from cwgym.scene.delta import coalesce
+from cwgym.scene.digest import primitive_digest
 from cwgym.scene.geometry import Rect
 from cwgym.scene.node import Node
 from cwgym.scene.primitives import Backdrop
@@ -108,7 +109,7 @@ class Renderer:
         painted = scene.painted()
         old_areas = self._areas
         areas: dict[int, Rect | None] = {}
-        ids: dict[int, tuple[int, Rect | None]] = {}
+        ids: dict[int, tuple[int, Rect | None, tuple]] = {}
         order: list[int] = []
         items: list[tuple[Node, Rect]] = []
         for n in painted:
@@ -119,7 +120,10 @@ class Renderer:
                 if area is _NONE or size != self._size:
                     area = node_area(n, viewport)
                 areas[rev] = area
-            ids[n.id] = (rev, area)
+            # What the node draws: a change of its semantics alone (a text field's value
+            # announced on a background node) damages nothing.
+            paint = (primitive_digest(n.primitive), n.bounds, n.clip, n.rounded_clip, n.transform, n.z, n.opacity)
+            ids[n.id] = (rev, area, paint)
             order.append(n.id)
             if area is not None:
                 items.append((n, area))
@@ -157,7 +161,7 @@ class Renderer:
 
     def _damage(
         self,
-        ids: dict[int, tuple[int, Rect | None]],
+        ids: dict[int, tuple[int, Rect | None, tuple]],
         order: list[int],
         items: list[tuple[Node, Rect]],
         viewport: Rect,
@@ -165,14 +169,14 @@ class Renderer:
         """The rectangles to repaint, or None when the frame must be rendered in full."""
         old = self._ids
         rects: list[Rect | None] = []
-        for i, (rev, area) in ids.items():
+        for i, (rev, area, paint) in ids.items():
             before = old.get(i)
             if before is None:
                 rects.append(area)
-            elif before[0] != rev:
+            elif before[0] != rev and before[2] != paint:
                 rects.append(before[1])
                 rects.append(area)
-        for i, (_rev, area) in old.items():
+        for i, (_rev, area, _paint) in old.items():
             if i not in ids:
                 rects.append(area)
         # the painter order of the nodes both frames hold must not have changed

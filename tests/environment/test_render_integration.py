@@ -87,3 +87,16 @@ def test_the_same_episode_renders_the_same_bytes_in_two_processes():
         for seed in ("0", "977")
     ]
     assert runs[0] == runs[1] and len(runs[0].split()) == 9
+
+
+def test_a_keystroke_repaints_only_what_it_draws(world):
+    """A text field's new value is announced on a pane-sized node; only the typed glyphs are damage."""
+    env = world.environment(GUI)
+    env.step([{"family": "application.v1", "op": "launch", "machine": M, "payload": {"kind": "terminal"}}])
+    env.render(1280, 800)
+    env.step([{"family": "keyboard.v1", "op": "type", "machine": M, "payload": {"text": "x"}}])
+    frame = env.render(1280, 800)["rgba"]
+    renderer = world._renderers[(env.id, 1280, 800)]
+    assert renderer.last_mode == "partial"
+    assert sum(r.area for r in renderer.last_damage) < 40_000
+    assert frame == render_scene(world.scene(env.id, 1280, 800))
