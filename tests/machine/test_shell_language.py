@@ -280,3 +280,14 @@ def test_output_is_capped(machine):
     assert result.exit_code == 1
     assert "output limit" in result.stderr or "step limit" in result.stderr
     assert len(result.stdout) <= 16 * 1024 * 1024
+
+
+def test_unicode_digits_are_ordinary_word_characters():
+    """Found by the fuzz test: '፩' passes str.isdigit() but is no file descriptor to bash."""
+    from shell_fixture import fixture_machine
+
+    machine = fixture_machine()
+    result = machine.execute("፩<<EOF \nEOF\necho $((٣+1)) 2>/dev/null; echo done")
+    assert result.stderr.startswith("፩: command not found")
+    assert "internal error" not in result.stderr
+    assert result.stdout.endswith("done\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import ExpansionError
 
 _MASK = (1 << 64) - 1
@@ -88,7 +89,7 @@ class _Evaluator:
             if c in " \t\n":
                 i += 1
                 continue
-            if c.isdigit():
+            if is_digits(c):
                 j = i
                 while j < n and (text[j].isalnum() or text[j] in "#_@"):
                     j += 1
@@ -272,7 +273,7 @@ class _Evaluator:
         digits = text
         if "#" in text:
             base_text, _, digits = text.partition("#")
-            if not base_text.isdigit() or not 2 <= int(base_text) <= 64:
+            if not is_digits(base_text) or not 2 <= int(base_text) <= 64:
                 raise self.fail("invalid arithmetic base", tok.pos)
             base = int(base_text)
         elif text[:2] in ("0x", "0X"):
@@ -281,7 +282,7 @@ class _Evaluator:
             base, digits = 8, text[1:]
         value = 0
         for ch in digits:
-            if ch.isdigit():
+            if is_digits(ch):
                 d = ord(ch) - 48
             elif "a" <= ch <= "z":
                 d = ord(ch) - 87
@@ -303,7 +304,7 @@ class _Evaluator:
         if raw is None or raw.strip() == "":
             return 0
         raw = raw.strip()
-        if raw.lstrip("-").isdigit() and not raw.lstrip("-").startswith("0"):
+        if is_digits(raw.lstrip("-")) and not raw.lstrip("-").startswith("0"):
             return wrap(int(raw))
         return evaluate(raw, self.env, self.depth + 1)
 

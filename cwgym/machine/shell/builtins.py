@@ -11,6 +11,7 @@ from collections.abc import Callable
 from cwgym.machine import commands as registry
 from cwgym.machine.filesystem import DIR, FsError, join
 from cwgym.machine.shell import testcmd
+from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import (
     ExitShell,
     LoopControl,
@@ -517,7 +518,7 @@ def _read(shell: Shell, argv: list[str], io: IO) -> int:
                 if letter == "d":
                     delim = value[:1] if value else "\0"
                 elif letter in "nN":
-                    if not value.isdigit():
+                    if not is_digits(value):
                         io.err(f"read: {value}: invalid number\n")
                         return 1
                     nchars = int(value)

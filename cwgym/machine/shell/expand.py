@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.shell import arith, ast, braces, pattern
+from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import ExpansionError
 
 if TYPE_CHECKING:
@@ -289,7 +290,7 @@ class Expander:
         shell = self.shell
         if name in ("@", "*"):
             return list(shell.positional)
-        if name.isdigit():
+        if is_digits(name):
             index = int(name)
             if index == 0:
                 return shell.arg0
@@ -328,7 +329,7 @@ class Expander:
                 return "" if not isinstance(target, list) else []
             if isinstance(target, list):
                 target = " ".join(target)
-            if not (target.isdigit() or target in "@*#?-$!" or _valid_name(target)):
+            if not (is_digits(target) or target in "@*#?-$!" or _valid_name(target)):
                 raise ExpansionError(f"{target}: invalid indirect expansion")
             value = self.lookup(target)
             return "" if value is None else value

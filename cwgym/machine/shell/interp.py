@@ -20,6 +20,7 @@ from cwgym.machine.context import CommandContext, Exit
 from cwgym.machine.filesystem import DIR, FsError, join
 from cwgym.machine.machine import Machine, ShellState
 from cwgym.machine.shell import arith, ast, pattern
+from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import (
     ExitShell,
     ExpansionError,
@@ -154,7 +155,7 @@ class Shell:
         value = self.state.vars.get(name)
         if value is not None:
             return value
-        if (len(name) == 1 and not name.isalnum()) or name.isdigit():
+        if (len(name) == 1 and not name.isalnum()) or is_digits(name):
             return self._special(name)
         if name == "RANDOM":
             return self._random()
@@ -197,7 +198,7 @@ class Shell:
             return flags + "c"
         if name == "0":
             return self.arg0
-        if name.isdigit():
+        if is_digits(name):
             index = int(name)
             return self.positional[index - 1] if 0 < index <= len(self.positional) else None
         if name in ("@", "*"):
@@ -737,7 +738,7 @@ class Shell:
                 if target == "-":
                     new.fds.pop(fd, None)
                     continue
-                if target.isdigit():
+                if is_digits(target):
                     source_fd = int(target)
                     if source_fd not in new.fds:
                         raise RedirectError(f"{target}: Bad file descriptor")
@@ -795,7 +796,7 @@ class Shell:
     def _special_file(self, path: str, io: IO):
         names = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
         fd = names.get(path)
-        if fd is None and path.startswith("/dev/fd/") and path[8:].isdigit():
+        if fd is None and path.startswith("/dev/fd/") and is_digits(path[8:]):
             fd = int(path[8:])
         if fd is None:
             return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cwgym.machine.shell import ast
+from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import ShellSyntaxError
 
 METACHARS = frozenset(" \t\n;&|<>()")
@@ -103,7 +104,7 @@ class Lexer:
         word, end = read_word(src, start, "word")
         self.pos = end
         raw = src[start:end]
-        if raw.isdigit() and end < len(src) and src[end] in "<>":
+        if is_digits(raw) and end < len(src) and src[end] in "<>":
             return Token("IONUM", raw, start, end)
         return Token("WORD", raw, start, end, word)
 
@@ -490,7 +491,7 @@ def _read_dollar(src: str, pos: int, mode: str) -> tuple[object | None, int]:
         while end < len(src) and src[end] in NAME_CHARS:
             end += 1
         return ast.Param(src[pos + 1 : end], text=src[pos:end]), end
-    if nxt.isdigit() or nxt in SPECIAL_PARAMS:
+    if is_digits(nxt) or nxt in SPECIAL_PARAMS:
         return ast.Param(nxt, text=src[pos : pos + 2]), pos + 2
     return None, pos
 
@@ -520,9 +521,9 @@ def _read_brace_param(src: str, pos: int, mode: str) -> tuple[object, int]:
         j = i
         while j < close and src[j] in NAME_CHARS:
             j += 1
-    elif i < close and src[i].isdigit():
+    elif i < close and is_digits(src[i]):
         j = i
-        while j < close and src[j].isdigit():
+        while j < close and is_digits(src[j]):
             j += 1
     elif i < close and src[i] in SPECIAL_PARAMS:
         j = i + 1
