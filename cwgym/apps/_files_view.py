@@ -18,12 +18,16 @@ from cwgym.scene import (
     NodeState,
     Rect,
     RoundedBox,
-    ScrollArea,
     Semantic,
     Symbol,
     UiText,
 )
 from cwgym.text import ellipsize, line_height, measure, shape
+
+#: The scroll panes (``pane:list``, ``pane:side``); their offsets are the window's, the
+#: list's showing the active tab (an inactive tab keeps its own in ``tab["scroll"]``).
+LIST = "list"
+SIDE = "side"
 
 TOOL_H = 44
 ACTION_H = 36
@@ -194,17 +198,6 @@ def side_extent(entries: list) -> int:
 
 
 # -- painting ------------------------------------------------------------------------------
-
-
-def _publish_scroll(p: Painter, name: str, rect: Rect, offset: int, ext: int) -> None:
-    """Publish ``pane:<name>`` with the offset the application keeps in its state.
-
-    ``Painter.scroll`` reports the offset the desktop stores per window, which an
-    application cannot move (a key that brings the selection into view, a dragged scroll
-    bar); so the file manager keeps its own and publishes it through the painter's builder.
-    """
-    if ext > rect.height:
-        p._b.scroll(ScrollArea(p.target(f"pane:{name}"), p.window, p._world(rect), offset, ext, False))
 
 
 def _sem_text(p: Painter, text: str, x: int, y: int, width: int, *, color=None, size: int = SIZE, target: str | None = None, key: Any = None, bold: bool = False) -> None:
@@ -444,8 +437,7 @@ def _paint_sidebar(p: Painter, state: dict, r: Rect, listing: model.Listing) -> 
     p.box(r, pal.get("header", pal["button"]), key="sidebar-bg")
     entries = side_entries(listing)
     ext = side_extent(entries)
-    offset = max(0, min(state.get("side_scroll", 0), max(0, ext - r.height)))
-    _publish_scroll(p, "side", r, offset, ext)
+    offset = p.scroll(SIDE, r, ext)
     tab = state["tabs"][state["active"]]
     loc = tab["loc"]
     lh = line_height(FONT, SIZE)
@@ -470,7 +462,7 @@ def _paint_sidebar(p: Painter, state: dict, r: Rect, listing: model.Listing) -> 
             _sem_text(p, label, cell.x + 32, cell.y + (cell.height - lh) // 2, cell.width - 40, target=target, key=("side-label", target))
             y += SIDE_ROW
     if ext > r.height:
-        _paint_bar(p, "side", r, offset, ext)
+        _paint_bar(p, SIDE, r, offset, ext)
 
 
 def _paint_bar(p: Painter, name: str, view: Rect, offset: int, ext: int) -> None:
@@ -606,8 +598,7 @@ def _paint_list(p: Painter, state: dict, tab: dict, lst: Rect, listing: model.Li
             p.focus("files-list", role="list", label="Files")
         return
     ext = extent(state, lst, len(rows))
-    offset = max(0, min(tab["scroll"], max(0, ext - lst.height)))
-    _publish_scroll(p, "list", lst, offset, ext)
+    offset = p.scroll(LIST, lst, ext)
     selected = set(tab["selected"])
     with_location = tab["loc"] in model.VIRTUAL or bool(tab["search"] and tab["search"]["text"].strip())
     cols = _columns(lst, with_location)
@@ -631,7 +622,7 @@ def _paint_list(p: Painter, state: dict, tab: dict, lst: Rect, listing: model.Li
             else:
                 _paint_row(p, i, row, row_rect(state, lst, i), row.path in selected, cols, with_location, listing)
     if ext > lst.height:
-        _paint_bar(p, "list", lst, offset, ext)
+        _paint_bar(p, LIST, lst, offset, ext)
     if state["focus"] == "list":
         if focus_index is not None:
             p.focus(f"open:{focus_index}", role="row" if not grid else "listitem", label=row_label(rows[focus_index]))

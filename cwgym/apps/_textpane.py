@@ -12,6 +12,8 @@
   named ``pane:<name>:<track>:<thumb>:<max>`` (track and thumb lengths and the largest
   offset, in pixels): dragging the thumb scrolls, a press on the track jumps the thumb
   there, a click without a point (``application.v1 shell``) pages forward.
+  Offsets are the window's (``AppContext.scroll_offset``), published by
+  ``Painter.scroll``.
 * **Fields.** One-line text fields with a caret and a selection (find, open, save as).
 * **Menus.** A context menu of ``menuitem`` controls over a transparent catcher that
   closes it.
@@ -28,18 +30,7 @@ import re
 from typing import Any
 
 from cwgym.desktop.painter import Painter
-from cwgym.scene import (
-    Box,
-    NodeState,
-    Rect,
-    RoundedBox,
-    ScrollArea,
-    Semantic,
-    Text,
-    TextBuffer,
-    UiText,
-)
-from cwgym.scene.node import node_id
+from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, Text, UiText
 from cwgym.scene.text_lines import TextLine, cell_width
 from cwgym.text import cell_size, line_height, shape
 
@@ -51,7 +42,6 @@ __all__ = [
     "bar_drag",
     "bar_geometry",
     "click_count",
-    "close_window",
     "field",
     "field_key",
     "field_select_all",
@@ -62,8 +52,6 @@ __all__ = [
     "paint_menu",
     "paint_rows",
     "parse_bar",
-    "publish_buffer",
-    "publish_scroll",
     "rows_for_wheel",
     "selection_boxes",
     "word_at",
@@ -254,27 +242,24 @@ def _kind(ch: str) -> str:
     return "punct"
 
 
-def click_count(state: dict, place: Any, now_us: int) -> int:
+def click_count(state: dict, place: Any, now_us: int, clicks: int = 1) -> int:
     """Count presses on one place: 1, 2 (a double click), 3 (a triple click), then 1 again.
 
     A press counts with the previous one when it lands on the same place, no other input
     came between (``state["clicks"]`` is cleared by keys) and logical time moved less than
-    :data:`MULTI_CLICK_US`.
+    :data:`MULTI_CLICK_US`. ``clicks`` is how many clicks the desktop says this press is
+    (2 for a ``pointer.v1 double_click``), so a click then a double click make three.
     """
     last = state.get("clicks")
-    n = 1
+    clicks = max(1, clicks)
+    n = min(3, clicks)
     if last is not None and last["at"] == place and now_us - last["us"] <= MULTI_CLICK_US:
-        n = last["n"] % 3 + 1
+        n = (last["n"] + clicks - 1) % 3 + 1
     state["clicks"] = {"at": place, "n": n, "us": now_us}
     return n
 
 
 # -- painting rows -------------------------------------------------------------------------
-
-
-def _head_id(p: Painter, key: Any) -> int:
-    # The painter files a local key under ("c", key) (see Painter.paint).
-    return node_id(p.window, ("c", key))
 
 
 def paint_rows(
@@ -305,7 +290,7 @@ def paint_rows(
         if line_limit is not None and line >= line_limit:
             own_pane, logical = None, line - line_limit
         node_key = (key, line, s)
-        head = _head_id(p, (key, line, 0)) if k else None
+        head = p.node_id((key, line, 0)) if k else None
         cells = wrap.cells(line, s, e)[-1]
         p.paint(
             Text(shown, SIZE, color, "mono"),
@@ -343,35 +328,6 @@ def selection_boxes(
         x1 = adv[b2 - s] + (1 if newline else 0)
         out.append((i, x0, x1 - x0))
     return out
-
-
-# -- publishing ----------------------------------------------------------------------------
-
-
-def publish_buffer(p: Painter, kind: str, lines: list[str], first: int, visible: int, truncated: bool) -> str:
-    """Publish a pane's whole buffer, carrying our own ``truncated`` flag too.
-
-    ``Painter.buffer`` has no ``truncated`` argument, so a scrollback that dropped its
-    oldest lines publishes through the builder itself.
-    """
-    if not truncated:
-        return p.buffer(kind, lines, first, visible)
-    handle = f"window:{p.window}:{kind}"
-    buf = TextBuffer.bounded(handle, p.window, kind, list(lines), first, visible)
-    buf.truncated = True
-    p._b.buffer(buf)
-    return handle
-
-
-def publish_scroll(p: Painter, name: str, rect: Rect, offset: int, extent: int) -> None:
-    """Publish the pane ``pane:<name>`` with an offset the application keeps itself.
-
-    ``Painter.scroll`` reports the window's own stored offset, which an application cannot
-    move (it keeps the caret in view, follows output); these panes keep theirs in their
-    state and publish it here.
-    """
-    if extent > rect.height:
-        p._b.scroll(ScrollArea(p.target(f"pane:{name}"), p.window, p._world(rect), offset, extent, False))
 
 
 # -- scroll bars ---------------------------------------------------------------------------
@@ -657,29 +613,3 @@ def paint_menu(p: Painter, at: list[int], items: list[tuple[str, str, bool]]) ->
             key=("menu-label", target),
             target=target,
         )
-
-
-# -- closing the window --------------------------------------------------------------------
-
-
-def close_window(ctx: Any) -> bool:
-    """Close the application's own window; ``False`` when that cannot be done.
-
-    The framework gives applications no way to close their window (the editor needs it
-    after "Discard" or a save on closing). Until ``AppContext`` grows one, this reaches
-    the seat behind ``ctx.launch`` and closes the window through the window manager, as
-    the header's close button does.
-    """
-    closer = getattr(ctx, "close", None)
-    if callable(closer):
-        closer()
-        return True
-    seat = getattr(getattr(ctx, "_launch", None), "__self__", None)
-    desk = getattr(seat, "desk", None)
-    windows = getattr(desk, "windows", None)
-    if not isinstance(windows, dict) or ctx.window not in windows:
-        return False
-    from cwgym.desktop import wm
-
-    wm.close(desk, windows[ctx.window])
-    return True

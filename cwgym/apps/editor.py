@@ -31,11 +31,16 @@ line), PageUp/PageDown, Ctrl+Home/End, Shift with any of them extends the select
 Ctrl+A, Ctrl+X/C/V (and Shift+Delete, Ctrl+Insert, Shift+Insert) through the machine
 clipboard, Ctrl+Z undo, Ctrl+Y and Ctrl+Shift+Z redo, Ctrl+F find (Enter next, Shift+Enter
 previous, Escape closes; F3/Ctrl+G and Shift+F3/Ctrl+Shift+G anywhere), Ctrl+S save,
-Ctrl+Shift+S save as, Ctrl+O open, Ctrl+W close (Alt+F4 too while there are unsaved
-changes). Meta works as Ctrl with letters. Pointer: a press places the caret at the
-nearest cell boundary, a drag selects, a second press on the same place selects the word
-and a third the line, the secondary button opens the context menu, the wheel scrolls
-whole rows without moving the caret.
+Ctrl+Shift+S save as, Ctrl+O open, Ctrl+W close. Meta works as Ctrl with letters.
+Pointer: a press places the caret at the nearest cell boundary, a drag selects, Shift
+with a press extends the selection, a double click (or a second press on the same place)
+selects the word and a third press the line, the secondary button opens the context
+menu, the wheel scrolls whole rows without moving the caret.
+
+Closing with unsaved changes asks (the unsaved-changes dialog), whether from the
+toolbar's Close and Ctrl+W or from the desktop — the header's ✕, Alt+F4,
+``application.v1 close`` reach :meth:`Editor.can_close`. The text area's scroll offset is
+the window's (pane ``text``), so scrolling alone is a ``scroll`` effect.
 """
 
 from __future__ import annotations
@@ -83,6 +88,8 @@ MENU = (
     ("menu:delete", "Delete"),
     ("menu:select-all", "Select All"),
 )
+#: The text area's scroll pane (``pane:text``); its offset is the window's.
+PANE = "text"
 DIALOG_TARGETS = {
     "save-as": ("save-name", "save-folder", "save-cancel", "save-confirm"),
     "close": ("close-cancel", "close-discard", "close-save"),
@@ -219,11 +226,28 @@ def _new_doc(path: str | None, text: str) -> dict[str, Any]:
         "caret": 0,
         "anchor": None,
         "goal": None,
-        "top": 0,
         "undo": [],
         "redo": [],
         "group": None,
     }
+
+
+def _stored_row(stored: int | None) -> int:
+    """The first row a stored pane offset (pixels) shows, before clamping."""
+    return (stored or 0) // tp.grid()[1]
+
+
+def _clamp_top(row: int, wrap: tp.Wrap, rows: int) -> int:
+    return max(0, min(row, max(0, wrap.total - rows)))
+
+
+def _set_top(ctx: AppContext, row: int) -> bool:
+    """Scroll the text so ``row`` is the first shown; whether the offset moved."""
+    value = row * tp.grid()[1]
+    if value == (ctx.scroll_offset(PANE) or 0):
+        return False
+    ctx.set_scroll_offset(PANE, value or None)
+    return True
 
 
 def _read(ctx: AppContext, path: str) -> str:
@@ -273,7 +297,7 @@ class Editor(App):
         return state["path"] or ""
 
     # -- painting ----------------------------------------------------------------------
-    def paint(self, p: Painter, state: dict) -> None:
+    def paint(self, p: Painter, state: dict, key: Any) -> None:
         pal = p.palette
         cw, ch = tp.grid()
         g = _Geom(p.width, p.height, state)
@@ -287,7 +311,7 @@ class Editor(App):
         # the text area
         lines = _lines(state)
         wrap = tp.Wrap(lines, g.cols)
-        top = max(0, min(state["top"], max(0, wrap.total - g.rows)))
+        top = _clamp_top(_stored_row(p.scroll_offset(PANE)), wrap, g.rows)
         area = f"editor-text:{top}"
         focused = state["focus"] == "text" and dialog is None
         p.paint(
@@ -312,8 +336,8 @@ class Editor(App):
         caret = Rect(g.pane.x + cell * cw, g.pane.y + (row - top) * ch, cw, ch)
         if focused and top <= row < top + g.rows:
             p.paint(Box(pal["text"]), Rect(caret.x, caret.y, 2, ch), key="caret", target=area)
-        tp.paint_bar(p, "text", g.track, g.rows, wrap.total, top)
-        tp.publish_scroll(p, "text", g.pane, top * ch, wrap.total * ch)
+        tp.paint_bar(p, PANE, g.track, g.rows, wrap.total, top)
+        p.scroll(PANE, g.pane, wrap.total * ch, top * ch)
         shown = sorted({wrap.locate(r)[0] for r in range(top, min(top + g.rows, wrap.total))})
         p.buffer("editor", lines, shown[0] if shown else 0, len(shown))
         # the status bar
@@ -457,27 +481,23 @@ class Editor(App):
         if text:
             self._insert(state, text, "paste")
 
-    def _reveal(self, width: int, height: int, state: dict) -> None:
+    def _reveal(self, ctx: AppContext, state: dict) -> None:
         """Scroll the least that brings the caret's row into view."""
-        g = _Geom(width, height, state)
+        g = _Geom(ctx.width, ctx.height, state)
         wrap = tp.Wrap(_lines(state), g.cols)
         row, _cell = wrap.row_of(*_line_col(state["text"], state["caret"]))
-        top = state["top"]
+        top = _stored_row(ctx.scroll_offset(PANE))
         if row < top:
             top = row
         elif row >= top + g.rows:
             top = row - g.rows + 1
-        state["top"] = max(0, min(top, max(0, wrap.total - g.rows)))
+        _set_top(ctx, _clamp_top(top, wrap, g.rows))
 
-    def _scroll(self, width: int, height: int, state: dict, rows: int) -> bool:
-        g = _Geom(width, height, state)
+    def _scroll(self, ctx: AppContext, state: dict, rows: int) -> bool:
+        g = _Geom(ctx.width, ctx.height, state)
         wrap = tp.Wrap(_lines(state), g.cols)
-        limit = max(0, wrap.total - g.rows)
-        top = max(0, min(state["top"], limit))
-        new = max(0, min(limit, top + rows))
-        changed = new != state["top"]
-        state["top"] = new
-        return changed
+        top = _clamp_top(_stored_row(ctx.scroll_offset(PANE)), wrap, g.rows)
+        return _set_top(ctx, _clamp_top(top + rows, wrap, g.rows))
 
     # -- saving, opening, closing ------------------------------------------------------
     def _write(self, ctx: AppContext, state: dict, path: str) -> str | None:
@@ -549,16 +569,24 @@ class Editor(App):
         state["focus"] = "text"
 
     def _request_close(self, ctx: AppContext, state: dict) -> None:
+        """The toolbar's Close and Ctrl+W: what the window manager's close does."""
         state["menu"] = None
-        if _dirty(state):
-            state["dialog"] = {"kind": "close"}
-            state["focus"] = "text"
-            return
-        self._close(ctx, state)
+        if self.can_close(ctx, state):
+            self._close(ctx, state)
 
     def _close(self, ctx: AppContext, state: dict) -> None:
-        if not tp.close_window(ctx):
-            state["status"], state["error"] = "This window cannot close itself here.", True
+        ctx.close()
+
+    def can_close(self, ctx: AppContext, state: dict) -> bool:
+        """The window manager's close (✕, Alt+F4, ``application.v1 close``): with unsaved
+        changes the window stays and asks (the dialog open already, if one is)."""
+        if not _dirty(state):
+            return True
+        state["menu"] = None
+        if state["dialog"] is None:
+            state["dialog"] = {"kind": "close"}
+            state["focus"] = "text"
+        return False
 
     def _show_open(self, state: dict) -> None:
         state["open"] = tp.field("")
@@ -591,6 +619,7 @@ class Editor(App):
                 state["status"], state["error"] = f"Could not open “{raw}”.", True
             return
         state.update(_new_doc(path, text))
+        ctx.set_scroll_offset(PANE, None)
 
     # -- finding -----------------------------------------------------------------------
     def _show_find(self, state: dict) -> None:
@@ -638,7 +667,7 @@ class Editor(App):
             state["clicks"] = None
             after = (state["text"], state["caret"], state["anchor"])
             if state["dialog"] is None and (after[0] is not before[0] or after[1:] != before[1:]):
-                self._reveal(ctx.width, ctx.height, state)
+                self._reveal(ctx, state)
         return taken
 
     def _key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
@@ -667,11 +696,6 @@ class Editor(App):
             self._show_find(state)
             return True
         if name == "Ctrl+w":
-            self._request_close(ctx, state)
-            return True
-        if name == "Alt+F4":
-            if not _dirty(state):
-                return False  # the window manager closes it
             self._request_close(ctx, state)
             return True
         if name in ("F3", "Ctrl+g", "Shift+F3", "Ctrl+Shift+g"):
@@ -825,7 +849,7 @@ class Editor(App):
             step = {"ArrowUp": -1, "ArrowDown": 1, "PageUp": -max(1, g.rows - 1), "PageDown": max(1, g.rows - 1)}[base]
             target = row + step
             if base.startswith("Page"):
-                self._scroll(ctx.width, ctx.height, state, step)
+                self._scroll(ctx, state, step)
             if target < 0:
                 new = 0
             elif target >= wrap.total:
@@ -886,7 +910,7 @@ class Editor(App):
         if focus == "find":
             tp.field_type(state["find"], text)
             self._find(state, 1, state["find"]["origin"])
-            self._reveal(ctx.width, ctx.height, state)
+            self._reveal(ctx, state)
             return True
         if focus == "open":
             tp.field_type(state["open"], text)
@@ -896,7 +920,7 @@ class Editor(App):
         if not text:
             return True
         self._insert(state, text, "type" if len(text) == 1 else "paste")
-        self._reveal(ctx.width, ctx.height, state)
+        self._reveal(ctx, state)
         return True
 
     # -- pointer -----------------------------------------------------------------------
@@ -912,7 +936,9 @@ class Editor(App):
             "menu:select-all": bool(state["text"]),
         }
 
-    def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def activate(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
         dialog = state["dialog"]
         if target == "menu-dismiss":
             state["menu"] = None
@@ -929,8 +955,8 @@ class Editor(App):
         if target.startswith("editor-text"):
             state["focus"] = "text"
             return None
-        if tp.parse_bar(target, "text") is not None:
-            self._scroll(ctx.width, ctx.height, state, max(1, g.rows - 1))
+        if tp.parse_bar(target, PANE) is not None:
+            self._scroll(ctx, state, max(1, g.rows - 1))
             return None
         if target == "open":
             if state["open"] is not None:
@@ -952,7 +978,7 @@ class Editor(App):
             return None
         if target in ("undo", "redo"):
             (self._undo if target == "undo" else self._redo)(state)
-            self._reveal(ctx.width, ctx.height, state)
+            self._reveal(ctx, state)
             return None
         if target == "close":
             self._request_close(ctx, state)
@@ -968,7 +994,7 @@ class Editor(App):
                 state["find"], state["focus"] = None, "text"
             else:
                 self._find(state, 1 if target == "find-next" else -1)
-                self._reveal(ctx.width, ctx.height, state)
+                self._reveal(ctx, state)
             return None
         if state["open"] is not None and target in ("open-path", "open-confirm", "open-cancel"):
             if target == "open-path":
@@ -1023,21 +1049,12 @@ class Editor(App):
             state["anchor"], state["caret"] = 0, len(state["text"])
         else:
             raise UnknownTarget(target)
-        self._reveal(ctx.width, ctx.height, state)
-
-    def double_click(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
-        if target.startswith("editor-text") and point is not None and state["dialog"] is None:
-            state["clicks"] = None
-            self.drag(ctx, state, target, "down", point, 0)
-            self.drag(ctx, state, target, "down", point, 0)
-            state["drag"] = None
-            return None
-        return self.activate(ctx, state, target, point)
+        self._reveal(ctx, state)
 
     def is_drag_surface(self, target: str, button: int) -> bool:
         if target.startswith("editor-text"):
             return button in (0, 2)
-        return button == 0 and tp.parse_bar(target, "text") is not None
+        return button == 0 and tp.parse_bar(target, PANE) is not None
 
     def cursor(self, target: str) -> str | None:
         if target.startswith("editor-text"):
@@ -1046,16 +1063,28 @@ class Editor(App):
             return "default"
         return None
 
-    def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int) -> None:
+    def drag(
+        self,
+        ctx: AppContext,
+        state: dict,
+        target: str,
+        phase: str,
+        point: tuple[int, int],
+        button: int,
+        modifiers: tuple[str, ...] = (),
+        clicks: int = 1,
+    ) -> None:
         if state["dialog"] is not None:
             return
         cw, ch = tp.grid()
         g = _Geom(ctx.width, ctx.height, state)
+        lines = _lines(state)
+        wrap = tp.Wrap(lines, g.cols)
         if not target.startswith("editor-text"):
-            px = tp.bar_drag(state, target, "text", phase, point[1], g.track.y, state["top"] * ch)
+            top = _clamp_top(_stored_row(ctx.scroll_offset(PANE)), wrap, g.rows)
+            px = tp.bar_drag(state, target, PANE, phase, point[1], g.track.y, top * ch)
             if px is not None:
-                state["top"] = 0
-                self._scroll(ctx.width, ctx.height, state, (px + ch // 2) // ch)
+                _set_top(ctx, _clamp_top((px + ch // 2) // ch, wrap, g.rows))
             return
         if button == 2:
             if phase == "down":
@@ -1069,13 +1098,11 @@ class Editor(App):
             state["menu"] = None
             state["drag"] = None
             return
-        lines = _lines(state)
-        wrap = tp.Wrap(lines, g.cols)
-        top = max(0, min(state["top"], max(0, wrap.total - g.rows)))
+        top = _clamp_top(_stored_row(ctx.scroll_offset(PANE)), wrap, g.rows)
         rel = (point[1] - g.pane.y) // ch
         if phase == "move" and (rel < 0 or rel >= g.rows):
-            self._scroll(ctx.width, ctx.height, state, -1 if rel < 0 else 1)
-            top = state["top"]
+            self._scroll(ctx, state, -1 if rel < 0 else 1)
+            top = _clamp_top(_stored_row(ctx.scroll_offset(PANE)), wrap, g.rows)
         row = max(0, min(wrap.total - 1, top + rel))
         line, col = wrap.pos_at(row, point[0] - g.pane.x, cw)
         offset = _starts(lines)[line] + col
@@ -1083,7 +1110,14 @@ class Editor(App):
         if phase == "down":
             state["focus"] = "text"
             state["goal"], state["group"] = None, None
-            n = tp.click_count(state, offset, ctx.now_us)
+            if "Shift" in modifiers and clicks == 1:
+                # Shift+press extends the selection from its anchor (else the caret)
+                anchor = state["anchor"] if state["anchor"] is not None else state["caret"]
+                state["drag"] = {"kind": "text", "from": [anchor, anchor], "unit": 1}
+                state["anchor"], state["caret"] = (None, offset) if anchor == offset else (anchor, offset)
+                state["clicks"] = None
+                return
+            n = tp.click_count(state, offset, ctx.now_us, clicks)
             s, e = _unit(text, offset, n)
             state["drag"] = {"kind": "text", "from": [s, e], "unit": n}
             state["anchor"], state["caret"] = (None, offset) if s == e else (s, e)
@@ -1112,9 +1146,11 @@ class Editor(App):
         dy: int,
         modifiers: tuple[str, ...],
     ) -> bool:
-        if not dy or "Shift" in modifiers or "Ctrl" in modifiers or state["dialog"] is not None:
+        if state["dialog"] is not None:
+            return True  # the dialog is modal: the text does not scroll under it
+        if not dy or "Shift" in modifiers or "Ctrl" in modifiers:
             return False
-        return self._scroll(ctx.width, ctx.height, state, tp.rows_for_wheel(dy))
+        return self._scroll(ctx, state, tp.rows_for_wheel(dy))
 
 
 def _unit(text: str, offset: int, n: int) -> tuple[int, int]:

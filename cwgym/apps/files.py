@@ -8,9 +8,11 @@ places, and the list (or grid) of entries with icon, name, size and modification
 See ``docs/apps-files.md`` for every control target and key.
 
 The state is plain data on the window (tabs with their location, history, selection,
-sort and scroll offset; stars; recently opened files; the inline name field...). The
-listing itself is never kept: :meth:`Files.paint_key` reads it from the filesystem for
-every composition, and painting draws what it read.
+sort and the offset an inactive tab comes back to; stars; recently opened files; the
+inline name field...). The list's and the sidebar's offsets are the window's scroll
+offsets (panes ``list`` and ``side``). The listing itself is never kept:
+:meth:`Files.paint_key` reads it from the filesystem for every composition and
+:meth:`Files.paint` is handed what it read. Closing the last tab closes the window.
 """
 
 from __future__ import annotations
@@ -57,10 +59,6 @@ class Files(App):
     min_size = (600, 420)
     focus_keys = ("focus",)
 
-    def __init__(self) -> None:
-        # paint_key -> paint hand-over (see paint_key)
-        self._handover: dict[int, tuple[dict, model.Listing]] = {}
-
     # -- lifecycle ---------------------------------------------------------------------
     def create(self, ctx: AppContext, argument: str | None) -> dict[str, Any]:
         home = ctx.home
@@ -90,7 +88,6 @@ class Files(App):
             "notice": None,
             "edit": None,
             "entry": None,
-            "side_scroll": 0,
             "grab": None,
             "focus": "list",
         }
@@ -111,8 +108,7 @@ class Files(App):
     def document(self, state: dict) -> str:
         return self._tab(state)["loc"]
 
-    # The scene's windows carry ``tabs`` and ``active_tab``; the framework has no hook to
-    # fill them from an application yet. These are what the file manager would report.
+    # what the scene's window entry lists as its tabs
     def tabs(self, state: dict) -> list[str]:
         return [view.folder_title(t["loc"], state["home"]) for t in state["tabs"]]
 
@@ -121,26 +117,12 @@ class Files(App):
 
     # -- painting ------------------------------------------------------------------------
     def paint_key(self, ctx: AppContext, state: dict) -> model.Listing:
-        """The listing the window shows now (it keys the repaint cache).
+        """The listing the window shows now: it keys the repaint cache and is what
+        :meth:`paint` draws."""
+        return self._listing(ctx, state)
 
-        The desktop calls this right before :meth:`paint` with the same state object;
-        ``paint`` is handed only the state, so the listing is passed on here, keyed by the
-        state's identity (and holding the state, so the identity cannot be reused).
-        """
-        listing = self._listing(ctx, state)
-        self._handover.pop(id(state), None)
-        self._handover[id(state)] = (state, listing)
-        while len(self._handover) > 256:  # the oldest hand-overs were painted long ago
-            del self._handover[next(iter(self._handover))]
-        return listing
-
-    def paint(self, p: Painter, state: dict) -> None:
-        held = self._handover.get(id(state))
-        if held is None or held[0] is not state:
-            listing = model.Listing((), "", "", (), (0, 0, 0), False, state["home"])
-        else:
-            listing = held[1]
-        view.paint(p, state, listing)
+    def paint(self, p: Painter, state: dict, key: model.Listing) -> None:
+        view.paint(p, state, key)
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
@@ -189,14 +171,18 @@ class Files(App):
         if index is None:
             return
         lay = self._layout(ctx, state)
-        tab = self._tab(state)
         r = view.row_rect(state, lay.list, index)
         top, bottom = r.y - lay.list.y, r.bottom - lay.list.y + (4 if state["view"] == "grid" else 0)
-        if top < tab["scroll"]:
-            tab["scroll"] = max(0, top - (4 if state["view"] == "grid" else 0))
-        elif bottom > tab["scroll"] + lay.list.height:
-            tab["scroll"] = bottom - lay.list.height
-        tab["scroll"] = max(0, min(tab["scroll"], view.max_scroll(state, lay.list, len(listing.rows))))
+        offset = _offset(ctx, view.LIST)
+        if top < offset:
+            offset = max(0, top - (4 if state["view"] == "grid" else 0))
+        elif bottom > offset + lay.list.height:
+            offset = bottom - lay.list.height
+        _set_offset(ctx, view.LIST, min(offset, view.max_scroll(state, lay.list, len(listing.rows))))
+
+    def _clamp_list(self, ctx: AppContext, state: dict, listing: model.Listing) -> None:
+        limit = view.max_scroll(state, self._layout(ctx, state).list, len(listing.rows))
+        _set_offset(ctx, view.LIST, min(_offset(ctx, view.LIST), limit))
 
     def _end_fields(self, state: dict) -> None:
         state["entry"] = None
@@ -233,7 +219,7 @@ class Files(App):
             tab["back"] = (tab["back"] + [tab["loc"]])[-HISTORY:]
             tab["forward"] = []
         tab["loc"] = loc
-        tab["scroll"] = 0
+        _set_offset(ctx, view.LIST, 0)
         tab["search"] = None
         state["edit"] = None
         state["entry"] = None
@@ -564,42 +550,52 @@ class Files(App):
             raise UnknownTarget(text)
         return int(text)
 
-    def _close_tab(self, state: dict, index: int) -> None:
+    def _close_tab(self, ctx: AppContext, state: dict, index: int) -> None:
         if len(state["tabs"]) == 1:
-            self._notice(state, "The last tab cannot be closed: close the window instead.")
+            ctx.close()  # closing the last tab closes the window, as in GNOME Files
             return
+        was_active = index == state["active"]
         del state["tabs"][index]
         if state["active"] > index or state["active"] >= len(state["tabs"]):
             state["active"] -= 1
         state["active"] = max(0, min(state["active"], len(state["tabs"]) - 1))
+        if was_active:
+            self._show_tab_offset(ctx, state)
         state["edit"] = None
         state["entry"] = None
         state["focus"] = "list"
 
-    def _switch_tab(self, state: dict, index: int) -> None:
+    def _switch_tab(self, ctx: AppContext, state: dict, index: int) -> None:
         if index != state["active"]:
+            # the window's list pane shows the active tab; the others keep their offset
+            self._tab(state)["scroll"] = _offset(ctx, view.LIST)
             state["active"] = index
+            self._show_tab_offset(ctx, state)
             state["edit"] = None
             state["entry"] = None
             state["focus"] = "list"
+
+    def _show_tab_offset(self, ctx: AppContext, state: dict) -> None:
+        """Move the list pane to the offset the (newly) active tab kept."""
+        tab = self._tab(state)
+        _set_offset(ctx, view.LIST, tab["scroll"])
+        tab["scroll"] = 0
 
     # -- scrolling ---------------------------------------------------------------------------
     def _scroll_by(self, ctx: AppContext, state: dict, pane: str, delta: int) -> bool:
         lay = self._layout(ctx, state)
         listing = self._listing(ctx, state)
-        if pane == "side":
+        if pane == view.SIDE:
             limit = max(0, view.side_extent(view.side_entries(listing)) - lay.sidebar.height)
-            old = min(state["side_scroll"], limit)
-            state["side_scroll"] = max(0, min(limit, old + delta))
-            return state["side_scroll"] != old
-        tab = self._tab(state)
-        limit = view.max_scroll(state, lay.list, len(listing.rows))
-        old = min(tab["scroll"], limit)
-        tab["scroll"] = max(0, min(limit, old + delta))
-        return tab["scroll"] != old
+        else:
+            limit = view.max_scroll(state, lay.list, len(listing.rows))
+        old = min(_offset(ctx, pane), limit)
+        return _set_offset(ctx, pane, max(0, min(limit, old + delta)))
 
     # -- hooks -------------------------------------------------------------------------------
-    def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def activate(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
         # the name field's controls and the text fields answer only while they are shown
         if (target in _FIELDS and self._field_of(state, target) is None) or (
             target in ("files-name-ok", "files-name-cancel") and state["edit"] is None
@@ -607,18 +603,20 @@ class Files(App):
             raise UnknownTarget(target)
         notice = state["notice"]
         try:
-            return self._activate(ctx, state, target, point)
+            return self._activate(ctx, state, target, point, modifiers)
         except UnknownTarget:
             state["notice"] = notice  # a target the window lacks changes nothing
             raise
 
-    def _activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def _activate(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...]
+    ) -> Any:
         if target.startswith("pane:"):
             # a named click on a scroll bar (no point): page forward
             pane = target.split(":")[1]
             lay = self._layout(ctx, state)
-            page = (lay.sidebar if pane == "side" else lay.list).height
-            if pane not in ("side", "list"):
+            page = (lay.sidebar if pane == view.SIDE else lay.list).height
+            if pane not in (view.SIDE, view.LIST):
                 raise UnknownTarget(target)
             self._scroll_by(ctx, state, pane, max(view.ROW_H, page - view.ROW_H))
             return None
@@ -633,6 +631,9 @@ class Files(App):
             row = listing.rows[int(index)]
             self._end_fields(state)
             state["focus"] = "list"
+            if "Shift" in modifiers or "Ctrl" in modifiers:
+                self._click_select(state, listing, row, "Shift" in modifiers)
+                return None
             self._select(state, [row.path])
             if point is None:  # application.v1 shell: the row's primary action
                 return self._open_row(ctx, state, row)
@@ -645,10 +646,10 @@ class Files(App):
             self._star(state, [listing.rows[int(index)]])
             return None
         if target.startswith("files-tab:"):
-            self._switch_tab(state, self._tab_index(state, target[len("files-tab:") :]))
+            self._switch_tab(ctx, state, self._tab_index(state, target[len("files-tab:") :]))
             return None
         if target.startswith("files-closetab:"):
-            self._close_tab(state, self._tab_index(state, target[len("files-closetab:") :]))
+            self._close_tab(ctx, state, self._tab_index(state, target[len("files-closetab:") :]))
             return None
         if target.startswith("files-location:"):
             path = target[len("files-location:") :]
@@ -683,7 +684,9 @@ class Files(App):
             raise UnknownTarget(target)
         return handler(self, ctx, state, point)
 
-    def double_click(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def double_click(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
         if target.startswith("open:"):
             index = target[5:]
             listing = self._listing(ctx, state)
@@ -701,12 +704,29 @@ class Files(App):
                 field["anchor"], field["caret"] = 0, len(field["text"])
                 state["focus"] = _FIELDS[target]
             return None
-        return self.activate(ctx, state, target, point)
+        return self.activate(ctx, state, target, point, modifiers)
+
+    def _click_select(self, state: dict, listing: model.Listing, row: model.Row, extend: bool) -> None:
+        """Shift+click selects the rows from the anchor to ``row``; Ctrl+click adds or
+        removes ``row``. Either way ``row`` becomes the current one."""
+        tab = self._tab(state)
+        paths = [r.path for r in listing.rows]
+        if extend:
+            anchor = next((p for p in tab["selected"] if p in paths and p != tab["cursor"]), tab["cursor"])
+            a = paths.index(anchor) if anchor in paths else paths.index(row.path)
+            b = paths.index(row.path)
+            chosen = paths[min(a, b) : max(a, b) + 1]
+            self._select(state, chosen if a <= b else list(reversed(chosen)), row.path)
+            return
+        chosen = [p for p in tab["selected"] if p != row.path]
+        if len(chosen) == len(tab["selected"]):
+            chosen.append(row.path)
+        self._select(state, chosen, row.path)
 
     def _set_view(self, ctx: AppContext, state: dict, mode: str) -> None:
         state["view"] = mode
         tab = self._tab(state)
-        tab["scroll"] = 0
+        _set_offset(ctx, view.LIST, 0)
         self._reveal(ctx, state, self._listing(ctx, state), tab["cursor"])
 
     def _field_of(self, state: dict, target: str) -> dict | None:
@@ -738,20 +758,29 @@ class Files(App):
     def is_drag_surface(self, target: str, button: int) -> bool:
         return button == 0 and target.startswith(("pane:list:", "pane:side:"))
 
-    def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int) -> None:
+    def drag(
+        self,
+        ctx: AppContext,
+        state: dict,
+        target: str,
+        phase: str,
+        point: tuple[int, int],
+        button: int,
+        modifiers: tuple[str, ...] = (),
+        clicks: int = 1,
+    ) -> None:
         if phase == "cancel":
             state["grab"] = None
             return
         pane = target.split(":")[1]
         lay = self._layout(ctx, state)
         listing = self._listing(ctx, state)
-        rect = lay.sidebar if pane == "side" else lay.list
-        if pane == "side":
+        rect = lay.sidebar if pane == view.SIDE else lay.list
+        if pane == view.SIDE:
             ext = view.side_extent(view.side_entries(listing))
-            offset = state["side_scroll"]
         else:
             ext = view.extent(state, lay.list, len(listing.rows))
-            offset = self._tab(state)["scroll"]
+        offset = _offset(ctx, pane)
         track = view.bar_track(rect)
         thumb, top, limit = view.bar_geometry(rect.height, ext, track, min(offset, max(0, ext - rect.height)))
         if limit <= 0:
@@ -762,10 +791,7 @@ class Files(App):
         grab = state["grab"] if state["grab"] is not None else thumb // 2
         span = max(1, track.height - thumb)
         new = max(0, min(limit, (y - grab - track.y) * limit // span))
-        if pane == "side":
-            state["side_scroll"] = new
-        else:
-            self._tab(state)["scroll"] = new
+        _set_offset(ctx, pane, new)
         if phase == "up":
             state["grab"] = None
 
@@ -774,9 +800,9 @@ class Files(App):
             return False
         lay = self._layout(ctx, state)
         if lay.list.contains(*point):
-            return self._scroll_by(ctx, state, "list", dy)
+            return self._scroll_by(ctx, state, view.LIST, dy)
         if lay.sidebar.contains(*point):
-            return self._scroll_by(ctx, state, "side", dy)
+            return self._scroll_by(ctx, state, view.SIDE, dy)
         return False
 
     # -- keyboard ---------------------------------------------------------------------------
@@ -796,13 +822,13 @@ class Files(App):
             self._newtab(ctx, state, None)
             return True
         if chord.is_("Ctrl+w"):
-            self._close_tab(state, state["active"])
+            self._close_tab(ctx, state, state["active"])
             return True
         if chord.is_("Ctrl+PageDown", "Ctrl+Tab"):
-            self._switch_tab(state, (state["active"] + 1) % len(state["tabs"]))
+            self._switch_tab(ctx, state, (state["active"] + 1) % len(state["tabs"]))
             return True
         if chord.is_("Ctrl+PageUp", "Ctrl+Shift+Tab"):
-            self._switch_tab(state, (state["active"] - 1) % len(state["tabs"]))
+            self._switch_tab(ctx, state, (state["active"] - 1) % len(state["tabs"]))
             return True
         if chord.is_("F5", "Ctrl+r"):
             self._reload(ctx, state, None)
@@ -847,30 +873,29 @@ class Files(App):
                 self._field_key(ctx, state, Chord("Enter"))
                 if state["focus"] not in TEXT_FIELDS:
                     break
-            self._insert(state, "".join(ch for ch in part if ch.isprintable()))
+            self._insert(ctx, state, "".join(ch for ch in part if ch.isprintable()))
         return True
 
     # text fields
     def _current_field(self, state: dict) -> dict | None:
         return {"location": state["entry"], "name": state["edit"], "search": self._tab(state)["search"]}.get(state["focus"])
 
-    def _insert(self, state: dict, text: str) -> None:
+    def _insert(self, ctx: AppContext, state: dict, text: str) -> None:
         field = self._current_field(state)
         if field is None or not text:
             return
         a, c = sorted((field["anchor"], field["caret"]))
         field["text"] = field["text"][:a] + text + field["text"][c:]
         field["caret"] = field["anchor"] = a + len(text)
-        self._edited(state)
+        self._edited(ctx, state)
 
-    def _edited(self, state: dict) -> None:
+    def _edited(self, ctx: AppContext, state: dict) -> None:
         if state["focus"] == "name" and state["edit"] is not None:
             edit = state["edit"]
             edit["error"] = ""
             edit["hint"] = "Names that begin with “.” are hidden." if edit["text"].startswith(".") else ""
         if state["focus"] == "search":
-            tab = self._tab(state)
-            tab["scroll"] = 0
+            _set_offset(ctx, view.LIST, 0)
             self._select(state, [])
 
     def _field_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
@@ -920,14 +945,14 @@ class Files(App):
             elif c > 0:
                 field["text"], field["caret"] = text[: c - 1] + text[c:], c - 1
             field["anchor"] = field["caret"]
-            self._edited(state)
+            self._edited(ctx, state)
         elif chord.is_("Delete"):
             if lo != hi:
                 field["text"], field["caret"] = text[:lo] + text[hi:], lo
             else:
                 field["text"] = text[:c] + text[c + 1 :]
             field["anchor"] = field["caret"]
-            self._edited(state)
+            self._edited(ctx, state)
         elif chord.is_("ArrowLeft", "ArrowRight", "Home", "End", "Shift+ArrowLeft", "Shift+ArrowRight", "Shift+Home", "Shift+End"):
             if chord.key == "ArrowLeft":
                 new = (lo if lo != hi and not chord.shift else max(0, c - 1))
@@ -946,12 +971,12 @@ class Files(App):
                 if chord.key == "x":
                     field["text"], field["caret"] = text[:lo] + text[hi:], lo
                     field["anchor"] = lo
-                    self._edited(state)
+                    self._edited(ctx, state)
         elif chord.is_("Ctrl+v"):
             pasted = ctx.clipboard.split("\n")[0]
-            self._insert(state, "".join(ch for ch in pasted if ch.isprintable()))
+            self._insert(ctx, state, "".join(ch for ch in pasted if ch.isprintable()))
         elif chord.char is not None:
-            self._insert(state, chord.char)
+            self._insert(ctx, state, chord.char)
         else:
             return False
         return True
@@ -1000,7 +1025,7 @@ class Files(App):
             return True
         if chord.char is not None and chord.char.strip():
             self._search(ctx, state, None)
-            self._insert(state, chord.char)
+            self._insert(ctx, state, chord.char)
             return True
         return False
 
@@ -1065,7 +1090,7 @@ class Files(App):
     def _search_clear(self, ctx: AppContext, state: dict, point: Any) -> None:
         tab = self._tab(state)
         tab["search"] = None
-        tab["scroll"] = 0
+        _set_offset(ctx, view.LIST, 0)
         if state["focus"] == "search":
             state["focus"] = "list"
 
@@ -1076,19 +1101,19 @@ class Files(App):
         tab = self._tab(state)
         self._select(state, [p for p in tab["selected"] if p in shown], tab["cursor"] if tab["cursor"] in shown else None)
         self._reveal(ctx, state, listing, tab["cursor"])
-        tab["scroll"] = min(tab["scroll"], view.max_scroll(state, self._layout(ctx, state).list, len(listing.rows)))
+        self._clamp_list(ctx, state, listing)
 
     def _newtab(self, ctx: AppContext, state: dict, point: Any) -> None:
         loc = self._tab(state)["loc"]
         state["tabs"].insert(state["active"] + 1, _new_tab(loc))
-        self._switch_tab(state, state["active"] + 1)
+        self._switch_tab(ctx, state, state["active"] + 1)
 
     def _reload(self, ctx: AppContext, state: dict, point: Any) -> None:
         tab = self._tab(state)
         listing = self._listing(ctx, state)
         shown = {r.path for r in listing.rows}
         self._select(state, [p for p in tab["selected"] if p in shown], tab["cursor"] if tab["cursor"] in shown else None)
-        tab["scroll"] = min(tab["scroll"], view.max_scroll(state, self._layout(ctx, state).list, len(listing.rows)))
+        self._clamp_list(ctx, state, listing)
         if listing.error:
             self._notice(state, listing.error, True)
 
@@ -1118,6 +1143,20 @@ class Files(App):
     def _pathbar(self, ctx: AppContext, state: dict, point: Any) -> None:
         self._start_location(state)
 
+
+
+def _offset(ctx: AppContext, pane: str) -> int:
+    """The window's offset of ``pane:<pane>`` (``list`` shows the active tab)."""
+    return ctx.scroll_offset(pane) or 0
+
+
+def _set_offset(ctx: AppContext, pane: str, value: int) -> bool:
+    """Move ``pane:<pane>`` to ``value`` px; whether it moved (0 is stored as none)."""
+    value = max(0, value)
+    if value == _offset(ctx, pane):
+        return False
+    ctx.set_scroll_offset(pane, value or None)
+    return True
 
 
 def _go_to(loc_of):

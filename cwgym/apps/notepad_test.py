@@ -68,7 +68,7 @@ class NotepadTest(App):
         return state["path"] or ""
 
     # -- painting ----------------------------------------------------------------------
-    def paint(self, p: Painter, state: dict) -> None:
+    def paint(self, p: Painter, state: dict, key: Any) -> None:
         w, h = p.width, p.height
         focus = state["focus"]
         p.text("Note", 16, 12, size=13, color=p.palette["muted"])
@@ -149,7 +149,9 @@ class NotepadTest(App):
         width = max(1, ctx.width - 32 - 16)
         return max(0, min(100, (x - 16 - 8) * 100 // width))
 
-    def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def activate(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
         if target == "note":
             state["focus"] = "note"
             if point is not None:
@@ -169,8 +171,10 @@ class NotepadTest(App):
             return None
         raise UnknownTarget(target)
 
-    def double_click(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
-        result = self.activate(ctx, state, target, point)
+    def double_click(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
+        result = self.activate(ctx, state, target, point, modifiers)
         if target.startswith("item:"):
             state["status"] = f"Opened Item {int(target[5:]) + 1}"
         return result
@@ -178,7 +182,17 @@ class NotepadTest(App):
     def is_drag_surface(self, target: str, button: int) -> bool:
         return target == "slider" and button == 0
 
-    def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int) -> None:
+    def drag(
+        self,
+        ctx: AppContext,
+        state: dict,
+        target: str,
+        phase: str,
+        point: tuple[int, int],
+        button: int,
+        modifiers: tuple[str, ...] = (),
+        clicks: int = 1,
+    ) -> None:
         if phase == "cancel":
             return
         state["focus"] = "slider"

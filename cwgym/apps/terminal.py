@@ -19,9 +19,13 @@ the line (``^C`` and a new prompt), Enter runs it, Ctrl+Shift+C copies the selec
 without one, the last line the last command printed), Ctrl+Shift+V and Shift+Insert
 paste, Shift+PageUp/PageDown scroll by a page, Ctrl+Shift+Home/End to the top or bottom.
 Tab is taken and does nothing (there is no completion). Pointer: a drag over the text
-selects, a second press on the same place selects a word (a third the line), the
-secondary button opens a menu (Copy, Paste, Select All, Reset and Clear), the wheel
-scrolls whole rows, and the scroll bar drags.
+selects, Shift with a press extends the selection, a double click (or a second press on
+the same place) selects a word (a third press the line), the secondary button opens a
+menu (Copy, Paste, Select All, Reset and Clear), the wheel scrolls whole rows, and the
+scroll bar drags.
+
+The view's offset is the window's (pane ``scrollback``, in pixels); while none is stored
+the view follows the output at the bottom.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ FOREGROUND = (238, 238, 236, 255)
 CURSOR = (128, 128, 128, 255)
 SELECTION = (118, 118, 180, 255)
 TARGET = "terminal-input"
+#: The scroll pane (``pane:scrollback``); its offset is the window's.
+PANE = "scrollback"
 MENU = (
     ("copy", "Copy"),
     ("paste", "Paste"),
@@ -91,9 +97,18 @@ def _caret_pos(state: dict) -> tuple[int, int]:
     return len(state["lines"]) + len(parts) - 1, len(parts[-1])
 
 
-def _top(state: dict, wrap: tp.Wrap, rows: int) -> int:
+def _top(stored: int | None, wrap: tp.Wrap, rows: int) -> int:
+    """The first row shown: the window's stored offset of :data:`PANE` (in pixels) as a
+    row, or the last page when none is stored (the view follows the output)."""
     bottom = max(0, wrap.total - rows)
-    return bottom if state["top"] is None else max(0, min(state["top"], bottom))
+    if stored is None:
+        return bottom
+    return max(0, min(stored // tp.grid()[1], bottom))
+
+
+def _set_top(ctx: AppContext, row: int | None) -> None:
+    """Show from ``row`` on; ``None`` follows the output (the window stores no offset)."""
+    ctx.set_scroll_offset(PANE, None if row is None else row * tp.grid()[1])
 
 
 # -- output --------------------------------------------------------------------------------
@@ -209,7 +224,6 @@ class Terminal(App):
             "history": [],
             "recall": None,
             "draft": "",
-            "top": None,
             "sel": None,
             "output": None,
             "menu": None,
@@ -227,12 +241,12 @@ class Terminal(App):
         state["prompt"], state["title"] = prompt_for(m.user, m.hostname, ctx.cwd, ctx.home)
 
     # -- painting ----------------------------------------------------------------------
-    def paint(self, p: Painter, state: dict) -> None:
+    def paint(self, p: Painter, state: dict, key: Any) -> None:
         cw, ch = tp.grid()
         pane, cols, rows, track = _layout(p.width, p.height)
         lines = _all_lines(state)
         wrap = tp.Wrap(lines, cols)
-        top = _top(state, wrap, rows)
+        top = _top(p.scroll_offset(PANE), wrap, rows)
         p.paint(
             Box(BACKGROUND),
             Rect(0, 0, p.width, p.height),
@@ -255,12 +269,12 @@ class Terminal(App):
             color=FOREGROUND, target=TARGET, pane=f"window:{p.window}:terminal", key="row",
             line_limit=len(state["lines"]),
         )
-        tp.paint_bar(p, "scrollback", track, rows, wrap.total, top, dark=True)
-        tp.publish_scroll(p, "scrollback", pane, top * ch, wrap.total * ch)
+        tp.paint_bar(p, PANE, track, rows, wrap.total, top, dark=True)
+        p.scroll(PANE, pane, wrap.total * ch, top * ch)
         shown = {wrap.locate(r)[0] for r in range(top, min(top + rows, wrap.total))}
         back = [i for i in shown if i < len(state["lines"])]
         first = min(back) if back else len(state["lines"])
-        tp.publish_buffer(p, "terminal", state["lines"], first, len(back), state["truncated"])
+        p.buffer("terminal", state["lines"], first, len(back), truncated=state["truncated"])
         p.focus(
             TARGET,
             role="textbox",
@@ -290,10 +304,11 @@ class Terminal(App):
             state["truncated"] = True
         if drop == 0:
             return
-        if state["top"] is not None:
+        stored = ctx.scroll_offset(PANE)
+        if stored is not None:
             _pane, cols, _rows, _track = _layout(ctx.width, ctx.height)
             gone = sum(tp.row_count(s, cols) for s in lines[:drop])
-            state["top"] = max(0, state["top"] - gone)
+            _set_top(ctx, max(0, stored // tp.grid()[1] - gone))
         del lines[:drop]
         state["truncated"] = True
         out = state["output"]
@@ -301,10 +316,10 @@ class Terminal(App):
             state["output"] = [max(0, out[0] - drop), out[1] - drop] if out[1] > drop else None
         state["sel"] = None
 
-    def _clear(self, state: dict) -> None:
+    def _clear(self, ctx: AppContext, state: dict) -> None:
         state["lines"] = []
         state["truncated"] = False
-        state["top"] = None
+        _set_top(ctx, None)
         state["sel"] = None
         state["output"] = None
 
@@ -323,7 +338,7 @@ class Terminal(App):
             result = ctx.run_terminal(line)
             cleared, stdout = _split_clear(result.stdout)
             if cleared or result.clear:
-                self._clear(state)
+                self._clear(ctx, state)
             out = screen_lines(stdout) + screen_lines(result.stderr)
             self._append(ctx, state, out)
             end = len(state["lines"])
@@ -346,7 +361,7 @@ class Terminal(App):
                 self._insert(state, clean)
             if i < len(parts) - 1:
                 self._run(ctx, state)
-        state["top"] = None
+        _set_top(ctx, None)
 
     def _paste(self, ctx: AppContext, state: dict) -> None:
         """Paste the clipboard into the line (line breaks stay in it, as bracketed paste does)."""
@@ -354,7 +369,7 @@ class Terminal(App):
         clean = "".join(ch for ch in text if ch.isprintable() or ch == "\n")
         if clean:
             self._insert(state, clean)
-        state["top"] = None
+        _set_top(ctx, None)
         state["menu"] = None
 
     def _copy(self, ctx: AppContext, state: dict) -> None:
@@ -366,12 +381,12 @@ class Terminal(App):
     def _scroll_by(self, ctx: AppContext, state: dict, rows_delta: int) -> bool:
         _pane, cols, rows, _track = _layout(ctx.width, ctx.height)
         wrap = tp.Wrap(_all_lines(state), cols)
-        top = _top(state, wrap, rows)
+        top = _top(ctx.scroll_offset(PANE), wrap, rows)
         bottom = max(0, wrap.total - rows)
         new = max(0, min(bottom, top + rows_delta))
         if new == top:
             return False
-        state["top"] = None if new >= bottom else new
+        _set_top(ctx, None if new >= bottom else new)
         return True
 
     def _scroll_to_px(self, ctx: AppContext, state: dict, px: int | None) -> None:
@@ -382,7 +397,7 @@ class Terminal(App):
         wrap = tp.Wrap(_all_lines(state), cols)
         bottom = max(0, wrap.total - rows)
         new = max(0, min(bottom, (px + ch // 2) // ch))
-        state["top"] = None if new >= bottom else new
+        _set_top(ctx, None if new >= bottom else new)
 
     def key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
         taken = self._key(ctx, state, chord)
@@ -411,7 +426,7 @@ class Terminal(App):
             self._scroll_by(ctx, state, -(10**9))
             return True
         if name == "Ctrl+Shift+End":
-            state["top"] = None
+            _set_top(ctx, None)
             return True
         if name in ("Ctrl+Shift+c", "Ctrl+Insert"):
             self._copy(ctx, state)
@@ -434,11 +449,11 @@ class Terminal(App):
             self._append(ctx, state, [*_input_lines(state)[:-1], _input_lines(state)[-1] + "^C"])
             state["input"], state["caret"] = "", 0
             state["recall"], state["draft"] = None, ""
-            state["top"] = None
+            _set_top(ctx, None)
             return True
         if name in ("ArrowUp", "ArrowDown"):
             self._recall(state, -1 if name == "ArrowUp" else 1)
-            state["top"] = None
+            _set_top(ctx, None)
             return True
         edits = {
             "Backspace": lambda: (text[: c - 1] + text[c:], c - 1) if c > 0 else (text, c),
@@ -459,13 +474,13 @@ class Terminal(App):
         }
         if name in edits:
             state["input"], state["caret"] = edits[name]()
-            state["top"] = None
+            _set_top(ctx, None)
             return True
         if name in ("Tab", "Shift+Tab"):
             return True
         if chord.char is not None:
             self._insert(state, chord.char)
-            state["top"] = None
+            _set_top(ctx, None)
             return True
         return False
 
@@ -500,7 +515,9 @@ class Terminal(App):
         return True
 
     # -- pointer -----------------------------------------------------------------------
-    def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> Any:
+    def activate(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()
+    ) -> Any:
         if target == "menu-dismiss":
             state["menu"] = None
             return None
@@ -518,10 +535,10 @@ class Terminal(App):
             state["menu"] = None
             return None
         if target == "clear":
-            self._clear(state)
+            self._clear(ctx, state)
             state["menu"] = None
             return None
-        if tp.parse_bar(target, "scrollback") is not None:
+        if tp.parse_bar(target, PANE) is not None:
             state["menu"] = None
             _pane, _cols, rows, _track = _layout(ctx.width, ctx.height)
             self._scroll_by(ctx, state, max(1, rows - 1))
@@ -531,7 +548,7 @@ class Terminal(App):
     def is_drag_surface(self, target: str, button: int) -> bool:
         if target == TARGET:
             return button in (0, 2)
-        return button == 0 and tp.parse_bar(target, "scrollback") is not None
+        return button == 0 and tp.parse_bar(target, PANE) is not None
 
     def cursor(self, target: str) -> str | None:
         if target == TARGET:
@@ -540,12 +557,22 @@ class Terminal(App):
             return "default"
         return None
 
-    def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int) -> None:
+    def drag(
+        self,
+        ctx: AppContext,
+        state: dict,
+        target: str,
+        phase: str,
+        point: tuple[int, int],
+        button: int,
+        modifiers: tuple[str, ...] = (),
+        clicks: int = 1,
+    ) -> None:
         cw, ch = tp.grid()
         pane, cols, rows, track = _layout(ctx.width, ctx.height)
         if target != TARGET:
             wrap = tp.Wrap(_all_lines(state), cols)
-            px = tp.bar_drag(state, target, "scrollback", phase, point[1], track.y, _top(state, wrap, rows) * ch)
+            px = tp.bar_drag(state, target, PANE, phase, point[1], track.y, _top(ctx.scroll_offset(PANE), wrap, rows) * ch)
             self._scroll_to_px(ctx, state, px)
             return
         if button == 2:
@@ -560,7 +587,7 @@ class Terminal(App):
             state["drag"] = None
             return
         wrap = tp.Wrap(_all_lines(state), cols)
-        top = _top(state, wrap, rows)
+        top = _top(ctx.scroll_offset(PANE), wrap, rows)
         row = top + (point[1] - pane.y) // ch
         if row < top:
             self._scroll_by(ctx, state, -1)
@@ -569,7 +596,15 @@ class Terminal(App):
         row = max(0, min(wrap.total - 1, row))
         pos = list(wrap.pos_at(row, point[0] - pane.x, cw))
         if phase == "down":
-            n = tp.click_count(state, pos, ctx.now_us)
+            sel = state["sel"]
+            if "Shift" in modifiers and clicks == 1 and sel:
+                # Shift+press extends the selection from its fixed end
+                anchor = list(sel[:2])
+                state["drag"] = {"kind": "text", "from": [anchor, anchor], "unit": 1}
+                state["sel"] = [*anchor, *pos] if anchor != pos else None
+                state["clicks"] = None
+                return
+            n = tp.click_count(state, pos, ctx.now_us, clicks)
             start, end = _unit(wrap.lines, pos, n)
             state["drag"] = {"kind": "text", "from": [list(start), list(end)], "unit": n}
             state["sel"] = [*start, *end] if start != end else None

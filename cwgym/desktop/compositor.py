@@ -8,9 +8,10 @@ a small observation shows the whole desktop; at the native size it is the identi
 The scene is assembled from *chunks* painted independently: below the windows (wallpaper,
 desktop icons), one per shown window (frame and content), above the windows (bars,
 dock) and the open panel. Each chunk is cached under a key made of everything it depends
-on (the window's state digest, geometry, focus, stacking position, the application's
-``paint_key``, the viewport...), with its nodes' revisions already stamped, so composing a
-desktop where one window changed repaints one window. The cache lives outside the world
+on (the window's state digest, geometry, focus, stacking position, scroll offsets, the
+application's ``paint_key`` — the value ``paint`` is handed — the viewport...), with its
+nodes' revisions already stamped, so composing a desktop where one window changed
+repaints one window. The cache lives outside the world
 state and never changes a result: a miss paints exactly what a hit would have returned.
 
 Z layers: below 0-999, the window at stacking position ``i`` 1000*(i+1) onwards (frame
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cwgym.desktop.framework import lookup
+from cwgym.desktop.framework import App, lookup
 from cwgym.desktop.painter import AppFocus, Painter
 from cwgym.desktop.themes.base import FrameView, ShellView
 from cwgym.scene import (
@@ -167,7 +168,7 @@ def _window_chunk(
         if app is not None and content.width > 0 and content.height > 0:
             with b.group(transform=Transform.translate(content.x, content.y), clip=content, z=10):
                 painter = Painter(b, win.id, content, theme.palette, win.scroll)
-                app.paint(painter, win.state)
+                app.paint(painter, win.state, paint_key)
                 app_focus = painter.app_focus
     if app_focus is not None and s is not None and app_focus.caret is not None:
         app_focus = dataclasses.replace(app_focus, caret=s.map_rect(app_focus.caret))
@@ -249,7 +250,9 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
     panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
     visible = desk.visible_stack() if seat.shell else []
     paint_keys = seat.paint_keys(visible)
+    tabs = [_tabs(desk.windows[wid]) for wid in desk.stack] if seat.shell else []
     scene_key = (
+        tuple(tabs),
         width,
         height,
         view.key(),
@@ -286,7 +289,7 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
         scene.buffers.extend(chunk.buffers)
         scene.scrolls.extend(chunk.scrolls)
     if seat.shell:
-        for wid in desk.stack:
+        for wid, (titles, active) in zip(desk.stack, tabs):
             win = desk.windows[wid]
             bounds = Rect(win.x, win.y, win.width, win.height)
             content = theme.content_rect(bounds, win.maximized)
@@ -302,6 +305,8 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
                     minimized=win.minimized,
                     maximized=win.maximized,
                     document=win.document,
+                    tabs=list(titles),
+                    active_tab=active,
                 )
             )
         scene.covers.extend(_scale_rect(s, r) for r in theme.covers())
@@ -315,6 +320,16 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
     if len(cache.parts) > _SCENES:
         del cache.parts[next(iter(cache.parts))]
     return scene
+
+
+def _tabs(win: Window) -> tuple[tuple[str, ...], int]:
+    """The window's tab titles and selected tab, from its application's hooks."""
+    app = lookup(win.app)
+    if app is None or type(app).tabs is App.tabs:
+        return (), 0
+    state = win.state
+    titles = tuple(str(t) for t in app.tabs(state))
+    return titles, (app.active_tab(state) if titles else 0)
 
 
 def _stamp(scene: Scene) -> None:

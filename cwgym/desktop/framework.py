@@ -15,22 +15,41 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
 
 * ``create(ctx, argument) -> state`` — a new window's state; raise :class:`AppError` to
   refuse (``action_failed``).
-* ``paint(p, state)`` — draw the content with the :class:`~cwgym.desktop.painter.Painter`.
+* ``paint(p, state, key)`` — draw the content with the :class:`~cwgym.desktop.painter.Painter`;
+  ``key`` is what ``paint_key`` returned for this composition.
+* ``paint_key(ctx, state)`` — anything besides ``state`` the painting depends on (for
+  instance a folder listing): handed to ``paint`` and part of the repaint cache key, so
+  it must be hashable and compare equal exactly when it paints the same. Default ``None``.
 * ``title(state)`` / ``document(state)`` — what the title bar says, what it presents.
-* ``activate(ctx, state, target, point)`` — a click on ``window:<id>:content:<target>``
-  (``point`` in content coordinates, ``None`` from ``application.v1 shell``); returns the
-  action's value. Raise :class:`UnknownTarget` for a target it does not have.
-* ``double_click(ctx, state, target, point)`` — defaults to ``activate``.
+* ``tabs(state)`` / ``active_tab(state)`` — the titles of the window's tabs and the
+  selected one (the scene's ``SceneWindow.tabs`` and ``active_tab``). Default: none, 0.
+* ``activate(ctx, state, target, point, modifiers)`` — a click on
+  ``window:<id>:content:<target>`` (``point`` in content coordinates, ``None`` from
+  ``application.v1 shell``; ``modifiers`` the pointer's, like ``("Ctrl", "Shift")``);
+  returns the action's value. Raise :class:`UnknownTarget` for a target it does not have.
+* ``double_click(ctx, state, target, point, modifiers)`` — defaults to ``activate``.
 * ``key(ctx, state, chord) -> bool`` and ``type(ctx, state, text) -> bool`` — keyboard
   input while the window is focused; ``False`` means "not mine".
-* ``drag(ctx, state, target, phase, point, button)`` — pointer capture on one of the
-  targets :meth:`App.is_drag_surface` accepts; ``phase`` is ``down``, ``move``, ``up`` or
-  ``cancel``.
+* ``drag(ctx, state, target, phase, point, button, modifiers, clicks)`` — pointer capture
+  on one of the targets :meth:`App.is_drag_surface` accepts; ``phase`` is ``down``,
+  ``move``, ``up`` or ``cancel``; ``clicks`` is 2 when the press is a
+  ``pointer.v1 double_click``, else 1.
 * ``wheel(ctx, state, target, point, dx, dy, modifiers) -> bool`` — the application's own
   use of the wheel, asked before the desktop scrolls a pane.
 * ``cursor(target)`` — the cursor hint over one of its targets (``crosshair``...).
-* ``paint_key(ctx, state)`` — anything besides ``state`` the painting depends on (for
-  instance a folder listing); part of the repaint cache key. Default ``None``.
+* ``can_close(ctx, state) -> bool`` — asked before the window manager closes the window
+  (its ✕ button, ``Alt+F4``, the window menu's Close, ``application.v1 close``). Return
+  ``False`` to keep the window open — typically after showing a "save changes?" dialog
+  in the state; the window is then raised and focused so the dialog shows. Default
+  ``True``. An application closing itself with :meth:`AppContext.close` is not asked.
+
+Modifier names are ``Ctrl``, ``Alt``, ``Shift`` and ``Meta``, in that order.
+
+Scroll offsets live on the window, by pane name (the scene's ``pane:<name>`` scroll
+areas): the desktop's wheel moves them, :meth:`Painter.scroll` publishes them and
+:meth:`AppContext.scroll_offset` / :meth:`AppContext.set_scroll_offset` let an
+application's own scrolling (keys, its scroll bars, keeping a caret in view) read and move
+them. A change to them is reported as the ``scroll`` effect, not ``content``.
 """
 
 from __future__ import annotations
@@ -65,7 +84,7 @@ class AppContext:
         width, height: the size of the window's content area in pixels.
     """
 
-    __slots__ = ("_grants", "_latch", "_launch", "height", "machine", "width", "window")
+    __slots__ = ("_closing", "_grants", "_latch", "_launch", "_scroll", "height", "machine", "width", "window")
 
     def __init__(
         self,
@@ -75,6 +94,7 @@ class AppContext:
         grants: frozenset[str],
         launch: Callable[[str, str | None], int] | None = None,
         latch: Callable[[dict], None] | None = None,
+        scroll: dict[str, int] | None = None,
     ) -> None:
         self.machine = machine
         self.window = window
@@ -82,7 +102,41 @@ class AppContext:
         self._grants = grants
         self._launch = launch
         self._latch = latch
+        self._scroll = scroll if scroll is not None else {}
+        self._closing = False
 
+    # -- the window ----------------------------------------------------------------------
+    def close(self) -> None:
+        """Close this window once the current event is handled (the application's own
+        Close, or "Discard" in its unsaved-changes dialog). :meth:`App.can_close` is not
+        asked. Outside an event (``create``, ``paint_key``) it does nothing."""
+        self._closing = True
+
+    @property
+    def close_requested(self) -> bool:
+        """Whether :meth:`close` was called during this event."""
+        return self._closing
+
+    def scroll_offset(self, name: str) -> int | None:
+        """The window's stored offset of the pane ``pane:<name>`` in pixels, or ``None``
+        when it stores none (never scrolled, or reset with ``set_scroll_offset(name,
+        None)``). It may exceed what the pane's extent allows now: clamp before use."""
+        return self._scroll.get(name)
+
+    def set_scroll_offset(self, name: str, value: int | None) -> None:
+        """Move the pane ``pane:<name>`` to ``value`` pixels (``None``: forget the offset,
+        which the application reads as its default — the top, or the bottom of a
+        terminal that follows its output). Reported as the ``scroll`` effect."""
+        if not isinstance(name, str) or not name:
+            raise ValueError("a scroll pane needs a name")
+        if value is None:
+            self._scroll.pop(name, None)
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError("a scroll offset is an int (pixels) or None")
+        self._scroll[name] = max(0, value)
+
+    # -- the machine ---------------------------------------------------------------------
     def launch(self, app_id: str, argument: str | None = None) -> int:
         """Open another application window (the file manager opening a text file in the
         editor); returns its window id. Raises :class:`AppError` when it cannot open."""
@@ -164,7 +218,8 @@ class App:
     def create(self, ctx: AppContext, argument: str | None) -> Any:
         raise NotImplementedError
 
-    def paint(self, p: Painter, state: Any) -> None:
+    def paint(self, p: Painter, state: Any, key: Any) -> None:
+        """Draw the window's content; ``key`` is what :meth:`paint_key` returned."""
         raise NotImplementedError
 
     def title(self, state: Any) -> str:
@@ -173,14 +228,40 @@ class App:
     def document(self, state: Any) -> str:
         return ""
 
+    def tabs(self, state: Any) -> list[str]:
+        """The titles of the window's tabs, in order (none by default)."""
+        return []
+
+    def active_tab(self, state: Any) -> int:
+        """The index of the selected tab in :meth:`tabs`."""
+        return 0
+
     def paint_key(self, ctx: AppContext, state: Any) -> Any:
         return None
 
-    def activate(self, ctx: AppContext, state: Any, target: str, point: tuple[int, int] | None) -> Any:
+    def can_close(self, ctx: AppContext, state: Any) -> bool:
+        """Whether the window manager may close the window now (see the module docs)."""
+        return True
+
+    def activate(
+        self,
+        ctx: AppContext,
+        state: Any,
+        target: str,
+        point: tuple[int, int] | None,
+        modifiers: tuple[str, ...] = (),
+    ) -> Any:
         raise UnknownTarget(target)
 
-    def double_click(self, ctx: AppContext, state: Any, target: str, point: tuple[int, int] | None) -> Any:
-        return self.activate(ctx, state, target, point)
+    def double_click(
+        self,
+        ctx: AppContext,
+        state: Any,
+        target: str,
+        point: tuple[int, int] | None,
+        modifiers: tuple[str, ...] = (),
+    ) -> Any:
+        return self.activate(ctx, state, target, point, modifiers)
 
     def key(self, ctx: AppContext, state: Any, chord: Chord) -> bool:
         return False
@@ -192,7 +273,15 @@ class App:
         return False
 
     def drag(
-        self, ctx: AppContext, state: Any, target: str, phase: str, point: tuple[int, int], button: int
+        self,
+        ctx: AppContext,
+        state: Any,
+        target: str,
+        phase: str,
+        point: tuple[int, int],
+        button: int,
+        modifiers: tuple[str, ...] = (),
+        clicks: int = 1,
     ) -> None:
         return None
 

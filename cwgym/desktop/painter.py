@@ -6,8 +6,10 @@ targets are named locally (``"save"``) and published as ``window:<id>:content:sa
 
 Besides nodes, a painter publishes the window's keyboard focus and caret
 (:meth:`Painter.focus`), its text buffers (:meth:`Painter.buffer`) and its scroll panes
-(:meth:`Painter.scroll`). Text widths come from :mod:`cwgym.text`, the same shaping the
-renderer draws with, so a measured label is exactly as wide as it is drawn.
+(:meth:`Painter.scroll`, at the offsets the window stores: :meth:`Painter.scroll_offset`).
+:meth:`Painter.node_id` tells the id a keyed node gets (for ``TextLine.wrapped_from``).
+Text widths come from :mod:`cwgym.text`, the same shaping the renderer draws with, so a
+measured label is exactly as wide as it is drawn.
 """
 
 from __future__ import annotations
@@ -92,6 +94,11 @@ class Painter:
     def target(self, name: str) -> str:
         """The full interaction id of a local target name."""
         return f"window:{self.window}:content:{name}"
+
+    def node_id(self, key: Any) -> int:
+        """The node id :meth:`paint` gives (or gave) the node painted with ``key`` in this
+        window — what a continuation row's ``TextLine.wrapped_from`` names."""
+        return self._b.id_for(("c", key))
 
     def _world(self, rect: Rect) -> Rect:
         return Rect(rect.x + self._origin[0] + self._dx, rect.y + self._origin[1] + self._dy, rect.width, rect.height)
@@ -305,21 +312,53 @@ class Painter:
             text_entry,
         )
 
-    def buffer(self, kind: str, lines: list[str], first_visible: int = 0, visible: int = 0) -> str:
-        """Publish a text pane's whole buffer; returns its handle ``window:<id>:<kind>``."""
+    def buffer(
+        self,
+        kind: str,
+        lines: list[str],
+        first_visible: int = 0,
+        visible: int = 0,
+        *,
+        truncated: bool = False,
+    ) -> str:
+        """Publish a text pane's whole buffer; returns its handle ``window:<id>:<kind>``.
+
+        ``truncated`` says the application already dropped older lines (a bounded
+        scrollback); the buffer also says so when it has to drop lines itself.
+        """
         handle = f"window:{self.window}:{kind}"
-        self._b.buffer(TextBuffer.bounded(handle, self.window, kind, list(lines), first_visible, visible))
+        buf = TextBuffer.bounded(handle, self.window, kind, list(lines), first_visible, visible)
+        if truncated:
+            buf.truncated = True
+        self._b.buffer(buf)
         return handle
 
-    def scroll(self, name: str, rect: Rect, extent: int, *, horizontal: bool = False) -> int:
-        """Publish a scroll pane ``pane:<name>`` over ``rect``; returns its current offset.
+    def scroll_offset(self, name: str) -> int | None:
+        """The offset the window stores for the pane ``pane:<name>`` (``None``: none
+        stored), as :meth:`AppContext.scroll_offset` reads it; not clamped."""
+        return self._scroll.get(name)
 
-        ``extent`` is the content's full length along the axis. The offset is the
-        window's stored one, kept within ``0 .. extent - view``.
+    def scroll(
+        self,
+        name: str,
+        rect: Rect,
+        extent: int,
+        offset: int | None = None,
+        *,
+        horizontal: bool = False,
+    ) -> int:
+        """Publish a scroll pane ``pane:<name>`` over ``rect``; returns its offset.
+
+        ``extent`` is the content's full length along the axis. The offset is ``offset``
+        when the application derives it itself (a terminal following its output from a
+        stored ``None``), else the window's stored one (0 when none), kept within
+        ``0 .. extent - view``. A pane is published only when its content overflows.
         """
         view = rect.width if horizontal else rect.height
         limit = max(0, extent - view)
-        offset = max(0, min(self._scroll.get(name, 0), limit))
+        if offset is None:
+            offset = self._scroll.get(name, 0)
+        offset = max(0, min(offset, limit))
         if extent > view:
             self._b.scroll(
                 ScrollArea(self.target(f"pane:{name}"), self.window, self._world(rect), offset, extent, horizontal)

@@ -8,13 +8,17 @@ Pointer
     inside those bounds. A ``down`` on a title bar (``window:<id>:drag``), a resize grip
     or an application drag surface captures the pointer: later ``move`` and ``up`` go to
     the capture without hit testing. ``button`` 2 on ``down`` opens the context panel.
+    ``modifiers`` reach the application: a click's ``activate`` gets those held at the
+    press, a drag each phase's own. A ``double_click`` on an application's drag surface
+    is a press with ``clicks=2`` and a release.
 
 Keyboard
     A key goes, in order, to: the shell's own shortcuts (Meta, Meta+Space, Ctrl+Escape:
     the launcher; Alt+Tab, Shift+Alt+Tab: the switcher), the open shell panel, the focused
-    window's application, and the window manager's shortcuts (Alt+F4, Meta+Up, Meta+Down,
-    Meta+H). Typed text goes to the open panel or the focused application; with neither
-    it is ``invalid``.
+    window's application, and the window manager's shortcuts (Alt+F4 — which asks the
+    application first, :meth:`~cwgym.desktop.framework.App.can_close` — Meta+Up,
+    Meta+Down, Meta+H). Typed text goes to the open panel or the focused application;
+    with neither it is ``invalid``.
 """
 
 from __future__ import annotations
@@ -90,19 +94,19 @@ def pointer(seat: Seat, op: str, payload: dict) -> Any:
     if op == "wheel":
         return {"handled": _wheel(seat, scene, x, y, native, _int(payload, "delta_x", 0), _int(payload, "delta_y", 0), mods)}
     if op == "move":
-        return {"cursor": _move(seat, scene, x, y, native)}
+        return {"cursor": _move(seat, scene, x, y, native, mods)}
     if op == "cancel":
         _cancel(seat)
         return None
     if op == "down":
-        _down(seat, scene, x, y, native, button, (width, height))
+        _down(seat, scene, x, y, native, button, (width, height), mods)
         return None
     if op == "up":
-        return _up(seat, x, y, native, (width, height))
+        return _up(seat, x, y, native, (width, height), mods)
     if op == "click":
-        _down(seat, scene, x, y, native, button, (width, height))
-        return _up(seat, x, y, native, (width, height))
-    return _double_click(seat, scene, x, y, native, button, (width, height))
+        _down(seat, scene, x, y, native, button, (width, height), mods)
+        return _up(seat, x, y, native, (width, height), mods)
+    return _double_click(seat, scene, x, y, native, button, (width, height), mods)
 
 
 def _window_under(seat: Seat, scene: Scene, x: int, y: int) -> int | None:
@@ -120,7 +124,17 @@ def _node_rect(scene: Scene, node: Node) -> list[int]:
     return [r.x, r.y, r.width, r.height]
 
 
-def _down(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], button: int, viewport: tuple[int, int]) -> None:
+def _down(
+    seat: Seat,
+    scene: Scene,
+    x: int,
+    y: int,
+    native: tuple[int, int],
+    button: int,
+    viewport: tuple[int, int],
+    mods: tuple[str, ...] = (),
+    clicks: int = 1,
+) -> None:
     desk = seat.desk
     desk.press = None
     hit = scene.hit_test(x, y)
@@ -163,7 +177,8 @@ def _down(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], but
             return
         if app_surface is not None:
             desk.press = {"capture": "app", "window": win.id, "target": app_surface, "button": button}
-            seat.app_call(win, "drag", app_surface, "down", seat.local(win, native), button)
+            local = seat.local(win, native)
+            seat.app_call(win, "drag", app_surface, "down", local, button, modifiers=mods, clicks=clicks)
             return
     if target is None:
         if win is None:
@@ -175,10 +190,11 @@ def _down(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], but
         "viewport": list(viewport),
         "button": button,
         "window": win.id if win is not None else None,
+        "modifiers": list(mods),
     }
 
 
-def _captured(seat: Seat, native: tuple[int, int], phase: str) -> str:
+def _captured(seat: Seat, native: tuple[int, int], phase: str, mods: tuple[str, ...] = ()) -> str:
     desk = seat.desk
     press = desk.press or {}
     win = desk.windows.get(press.get("window"))
@@ -195,16 +211,16 @@ def _captured(seat: Seat, native: tuple[int, int], phase: str) -> str:
         wm.resize(seat.theme, win, edge, press["origin"], press["start"], native, min_size)
         return wm.CURSORS[edge]
     if capture == "app":
-        seat.app_call(win, "drag", press["target"], phase, seat.local(win, native), press.get("button", 0))
+        seat.app_call(win, "drag", press["target"], phase, seat.local(win, native), press.get("button", 0), modifiers=mods)
         app = seat.app(win)
         return (app.cursor(press["target"]) if app is not None else None) or "grabbing"
     return "default"
 
 
-def _move(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int]) -> str:
+def _move(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], mods: tuple[str, ...] = ()) -> str:
     press = seat.desk.press
     if press is not None and press.get("capture"):
-        return _captured(seat, native, "move")
+        return _captured(seat, native, "move", mods)
     hit = scene.hit_test(x, y)
     if hit is None:
         return "default"
@@ -230,13 +246,13 @@ def _move(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int]) -> 
     return "pointer"
 
 
-def _up(seat: Seat, x: int, y: int, native: tuple[int, int], viewport: tuple[int, int]) -> Any:
+def _up(seat: Seat, x: int, y: int, native: tuple[int, int], viewport: tuple[int, int], mods: tuple[str, ...] = ()) -> Any:
     desk = seat.desk
     press = desk.press
     if press is None:
         return None
     if press.get("capture"):
-        _captured(seat, native, "up")
+        _captured(seat, native, "up", mods)
         desk.press = None
         return None
     desk.press = None
@@ -246,7 +262,8 @@ def _up(seat: Seat, x: int, y: int, native: tuple[int, int], viewport: tuple[int
         px, py = seat.from_native(*press["viewport"], *native)
     if not (rx <= px < rx + rw and ry <= py < ry + rh):
         return None  # released outside the pressed control: no click
-    return shell.activate(seat, press["target"], native, pointer=True)
+    # a click counts the modifiers held when it was pressed
+    return shell.activate(seat, press["target"], native, pointer=True, modifiers=tuple(press.get("modifiers", ())))
 
 
 def _cancel(seat: Seat) -> None:
@@ -264,7 +281,16 @@ def _cancel(seat: Seat) -> None:
         win.set_bounds(*press["origin"])
 
 
-def _double_click(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], button: int, viewport: tuple[int, int]) -> Any:
+def _double_click(
+    seat: Seat,
+    scene: Scene,
+    x: int,
+    y: int,
+    native: tuple[int, int],
+    button: int,
+    viewport: tuple[int, int],
+    mods: tuple[str, ...] = (),
+) -> Any:
     hit = scene.hit_test(x, y)
     target = hit.interaction if hit is not None else None
     desk = seat.desk
@@ -282,13 +308,14 @@ def _double_click(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, i
                 if app is not None and not app.is_drag_surface(parts[3], button):
                     desk.press = None
                     wm.focus(desk, win)
-                    return seat.app_call(win, "double_click", parts[3], seat.local(win, native))
+                    return seat.app_call(win, "double_click", parts[3], seat.local(win, native), modifiers=mods)
         if target.startswith("shell:icon:"):
             desk.press = None
             desk.selected_icon = target
             return shell.open_icon(seat, target)
-    _down(seat, scene, x, y, native, button, viewport)
-    return _up(seat, x, y, native, viewport)
+    # elsewhere a click; an application's drag surface gets a press counting two clicks
+    _down(seat, scene, x, y, native, button, viewport, mods, clicks=2)
+    return _up(seat, x, y, native, viewport, mods)
 
 
 def _wheel(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], dx: int, dy: int, mods: tuple[str, ...]) -> bool:
@@ -356,7 +383,7 @@ def key(seat: Seat, name: Any) -> None:
 def _window_key(seat: Seat, win: Any, chord: Chord) -> None:
     desk = seat.desk
     if chord.is_("Alt+F4"):
-        wm.close(desk, win)
+        seat.close(win)
     elif chord.is_("Meta+Up"):
         wm.maximize(desk, seat.theme, win)
     elif chord.is_("Meta+Down"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import compositor, routing, shell
+from cwgym.desktop import compositor, routing, shell, wm
 from cwgym.desktop.framework import App, AppContext, AppError, lookup
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
@@ -89,13 +89,23 @@ class Seat:
     def app(self, win: Window) -> App | None:
         return lookup(win.app)
 
-    def app_context(self, win: Window) -> AppContext:
+    def app_context(self, win: Window, *, scroll: dict[str, int] | None = None) -> AppContext:
+        """A context for a hook on ``win``; it moves the window's own scroll offsets
+        unless given another ``scroll`` dict (a copy, for hooks that must not change it)."""
         if self.theme is not None:
             c = self.content_rect(win)
             size = (c.width, c.height)
         else:
             size = (win.width, win.height)
-        return AppContext(self.machine, win.id, size, self.actions, self._launch_from_app, self.latch)
+        return AppContext(
+            self.machine,
+            win.id,
+            size,
+            self.actions,
+            self._launch_from_app,
+            self.latch,
+            win.scroll if scroll is None else scroll,
+        )
 
     def _launch_from_app(self, app_id: str, argument: str | None) -> int:
         try:
@@ -103,26 +113,48 @@ class Seat:
         except ActionError as exc:
             raise AppError(f"cannot open {app_id!r}: {exc.error.code}") from None
 
-    def app_call(self, win: Window, hook: str, *args: Any) -> Any:
-        """Call an application hook with the window's state (marked changed) and context."""
+    def app_call(self, win: Window, hook: str, *args: Any, **kwargs: Any) -> Any:
+        """Call an application hook with the window's state (marked changed) and context.
+
+        When the hook asked to close the window (:meth:`AppContext.close`) and returned
+        normally, the window closes now.
+        """
         app = lookup(win.app)
         if app is None:
-            return False if hook in ("key", "type", "wheel") else None
+            return False if hook in ("key", "type", "wheel") else True if hook == "can_close" else None
         state = win.touch()
+        ctx = self.app_context(win)
         try:
-            return getattr(app, hook)(self.app_context(win), state, *args)
+            result = getattr(app, hook)(ctx, state, *args, **kwargs)
         except AppError:
             raise ActionError(errors.ACTION_FAILED) from None
         finally:
             win.title = app.title(state) or win.title
             win.document = app.document(state)
+        if ctx.close_requested and self.desk.windows.get(win.id) is win:
+            wm.close(self.desk, win)
+        return result
 
     def paint_keys(self, windows: list[Window]) -> list[Any]:
         out = []
         for win in windows:
             app = lookup(win.app)
-            out.append(app.paint_key(self.app_context(win), win.state) if app is not None else None)
+            ctx = self.app_context(win, scroll=dict(win.scroll))
+            out.append(app.paint_key(ctx, win.state) if app is not None else None)
         return out
+
+    def close(self, win: Window) -> bool:
+        """Close ``win`` as the window manager does, asking its application first
+        (:meth:`~cwgym.desktop.framework.App.can_close`). When the application keeps it
+        open, the window is raised and focused (its dialog shows) and this returns
+        ``False``; the action still succeeds."""
+        if not self.app_call(win, "can_close"):
+            if self.desk.windows.get(win.id) is win:
+                wm.focus(self.desk, win)
+            return False
+        if self.desk.windows.get(win.id) is win:
+            wm.close(self.desk, win)
+        return True
 
     # -- shell ----------------------------------------------------------------------
     def require_shell(self) -> None:

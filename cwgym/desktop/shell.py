@@ -16,7 +16,9 @@ both reach the same handler. Targets (the theme paints them):
 ``shell:icon:home``        the Home desktop icon; ``shell:icon:file:<name>`` one per
                            entry of ``~/Desktop``: a click selects, a double click opens
 ``shell:home``             show the desktop (close panels, minimize every window)
-``window:<id>:<op>``       ``close``, ``minimize``, ``maximize`` (toggles), ``restore``,
+``window:<id>:<op>``       ``close`` (the application may keep the window open:
+                           :meth:`~cwgym.desktop.framework.App.can_close`), ``minimize``,
+                           ``maximize`` (toggles), ``restore``,
                            ``focus``, ``drag`` and ``resize:<edge>`` (focus only
                            without a pointer), ``content:<target>`` (the application)
 ========================  =====================================================
@@ -273,7 +275,7 @@ def _context_action(seat: Seat, action: str) -> Any:
         if win is None:
             return None
         if action == "close":
-            wm.close(desk, win)
+            seat.close(win)
         elif action == "minimize":
             wm.minimize(desk, win)
         elif action == "maximize":
@@ -400,8 +402,16 @@ def _in_panel(kind: str | None, target: str) -> bool:
     return kind is not None and target.startswith(_PANEL_TARGETS.get(kind, ()))
 
 
-def activate(seat: Seat, target: Any, point: tuple[int, int] | None = None, *, pointer: bool = False) -> Any:
-    """Drive the control ``target``; ``point`` is where a pointer clicked (native pixels).
+def activate(
+    seat: Seat,
+    target: Any,
+    point: tuple[int, int] | None = None,
+    *,
+    pointer: bool = False,
+    modifiers: tuple[str, ...] = (),
+) -> Any:
+    """Drive the control ``target``; ``point`` is where a pointer clicked (native pixels)
+    with ``modifiers`` held (they reach an application's ``activate``).
 
     Returns the action's value (``{"window": id}`` for launches, the application's value
     for its content). Refuses an unknown target with ``unknown_shell_target``.
@@ -420,7 +430,7 @@ def activate(seat: Seat, target: Any, point: tuple[int, int] | None = None, *, p
         if target not in _PANEL_OPENERS:
             desk.panel = None
     if target.startswith("window:"):
-        return _window_target(seat, target, point)
+        return _window_target(seat, target, point, modifiers)
     if not target.startswith("shell:"):
         raise _unknown()
     if "application.v1" not in seat.actions:
@@ -467,7 +477,7 @@ def activate(seat: Seat, target: Any, point: tuple[int, int] | None = None, *, p
     raise _unknown()
 
 
-def _window_target(seat: Seat, target: str, point: tuple[int, int] | None) -> Any:
+def _window_target(seat: Seat, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()) -> Any:
     seat.require_shell()
     parts = target.split(":", 3)
     if len(parts) < 3 or not parts[1].isdigit():
@@ -479,7 +489,7 @@ def _window_target(seat: Seat, target: str, point: tuple[int, int] | None) -> An
     op = parts[2]
     wm.focus(desk, win)
     if op == "close":
-        wm.close(desk, win)
+        seat.close(win)  # the application may keep it open (unsaved changes)
         return None
     if op == "minimize":
         wm.minimize(desk, win)
@@ -500,7 +510,7 @@ def _window_target(seat: Seat, target: str, point: tuple[int, int] | None) -> An
             content = seat.content_rect(win)
             local = (point[0] - content.x, point[1] - content.y)
         try:
-            return seat.app_call(win, "activate", parts[3], local)
+            return seat.app_call(win, "activate", parts[3], local, modifiers=modifiers)
         except UnknownTarget:
             raise _unknown() from None
     raise _unknown()

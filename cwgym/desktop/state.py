@@ -43,7 +43,8 @@ class Window:
         x, y, width, height: outer frame in native screen pixels (decoration included).
         minimized, maximized: window state.
         restore: the frame ``[x, y, width, height]`` to return to from maximized.
-        scroll: scroll offsets of the window's panes, by pane name.
+        scroll: scroll offsets of the window's panes in pixels, by pane name (moved by the
+            desktop's wheel and by the application: ``AppContext.set_scroll_offset``).
     """
 
     __slots__ = (

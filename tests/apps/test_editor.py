@@ -554,3 +554,110 @@ def test_editor_state_snapshots_and_determinism():
     _launch(other, "/home/ada/notes.txt")
     ok(other, type_("x"))
     assert _scene(other)["digest"] == digest
+
+
+# -- the window manager and the framework's pointer details ---------------------------------
+
+
+def test_the_window_manager_asks_a_dirty_editor_before_closing():
+    w = _world()
+    env = _env(w)
+    _launch(env, "/home/ada/notes.txt")
+    ok(env, type_("Draft: "))
+    dialog = ("close-cancel", "close-discard", "close-save")
+    # the header's ✕, the window menu's Close, Alt+F4 and application.v1 close all ask
+    asks = (
+        lambda: _click(env, "window:0:close"),
+        lambda: one(env, app("shell", target="window:0:close")),
+        lambda: one(env, key("Alt+F4")),
+        lambda: one(env, app("close", window=0)),
+    )
+    for ask in asks:
+        out = ask()
+        assert out["success"] and out["value"] is None, out
+        assert not out["effect"].get("windows_closed") and "content" in out["effect"]["changed"]
+        elements = _elements(env)
+        assert all(f"window:0:content:{t}" in elements for t in dialog)
+        assert [x["id"] for x in _scene(env)["windows"]] == [0] and _title(env) == "• notes.txt"
+        _click(env, "window:0:content:close-cancel")
+    # asking again while the dialog shows keeps it (and the window)
+    one(env, app("close", window=0))
+    out = one(env, app("close", window=0))
+    assert out["success"] and out["effect"]["changed"] == [] and not out["effect"].get("windows_closed")
+    # a background editor that asks is raised and focused, so its dialog shows
+    _click(env, "window:0:content:close-cancel")
+    other = _launch(env)
+    out = one(env, app("close", window=0))
+    assert out["effect"]["focused_window"] == 0 and "window.focused" in out["effect"]["changed"]
+    assert _scene(env)["windows"][-1]["id"] == 0 and "window:0:content:close-save" in _elements(env)
+    # Discard closes (the editor closes its own window: nobody asks again)
+    out = _click(env, "window:0:content:close-discard")
+    assert out["effect"]["windows_closed"] == [0]
+    assert not w.machine(M).fs.read_path("/home/ada/notes.txt").decode().startswith("Draft")
+    # a clean editor closes at once
+    assert one(env, app("close", window=other))["effect"]["windows_closed"] == [other]
+
+
+def test_double_click_selects_a_word_and_shift_click_extends_the_selection():
+    w = _world()
+    env = _env(w)
+    _launch(env, "/home/ada/notes.txt")
+    out = one(env, ptr("double_click", *_cell(env, 0, 11), width=W, height=H))
+    assert out["success"]
+    ok(env, key("Ctrl+C"))
+    assert _clipboard(w) == "printer"
+    # a click puts the caret; Shift+click selects from it to the pointer
+    ok(env, ptr("click", *_cell(env, 0, 5)))
+    ok(env, ptr("click", *_cell(env, 0, 16), modifiers=["shift"]))
+    ok(env, key("Ctrl+C"))
+    assert _clipboard(w) == "the printer"
+    # another Shift+click moves the free end; the anchor stays
+    ok(env, ptr("click", *_cell(env, 0, 0), modifiers=["Shift"]))
+    ok(env, key("Ctrl+C"))
+    assert _clipboard(w) == "Call "
+    # Shift+press and drag extends as it moves
+    ok(env, ptr("down", *_cell(env, 0, 9), modifiers=["shift"]))
+    ok(env, ptr("move", *_cell(env, 0, 23), modifiers=["shift"]))
+    ok(env, ptr("up", *_cell(env, 0, 23), modifiers=["shift"]))
+    ok(env, key("Ctrl+C"))
+    assert _clipboard(w) == "the printer vendor"  # from the anchor (5) still
+
+
+def test_scrolling_reports_scroll_not_content_and_lives_on_the_window():
+    text = "".join(f"line {i}\n" for i in range(200))
+    w = _world({"many.txt": text})
+    env = _env(w)
+    _launch(env, "/home/ada/many.txt")
+    _, ch = tp.grid()
+    pane = next(a for a in _scene(env)["scrolls"] if a["target"] == "window:0:content:pane:text")
+    b = pane["bounds"]
+    out = one(env, ptr("wheel", b["x"] + 30, b["y"] + 30, delta_y=5 * ch, width=W, height=H))
+    assert out["value"] == {"handled": True} and out["effect"]["changed"] == ["scroll"]
+    assert _focus(env)["interaction"] == "window:0:content:editor-text:5"
+    # PageDown moves the caret and the view
+    out = one(env, key("PageDown"))
+    assert sorted(out["effect"]["changed"]) == ["content", "scroll"]
+    # the desktop's own wheel (Ctrl: the editor leaves it) moves the same offset
+    snap = w.snapshot()
+    before = next(a for a in _scene(env)["scrolls"] if a["target"] == pane["target"])["offset"]
+    out = one(env, ptr("wheel", b["x"] + 30, b["y"] + 30, delta_y=-2 * ch, modifiers=["ctrl"]))
+    assert out["value"] == {"handled": True} and out["effect"]["changed"] == ["scroll"]
+    assert next(a for a in _scene(env)["scrolls"] if a["target"] == pane["target"])["offset"] == before - 2 * ch
+    w.restore(snap)
+    assert next(a for a in _scene(env)["scrolls"] if a["target"] == pane["target"])["offset"] == before
+    # with the unsaved-changes dialog up, the wheel does not scroll the text under it
+    ok(env, type_("x"))
+    ok(env, key("Ctrl+W"))
+    out = one(env, ptr("wheel", b["x"] + 30, b["y"] + 30, delta_y=5 * ch))
+    assert out["effect"]["changed"] == []
+
+
+def test_a_click_then_a_double_click_on_one_place_selects_the_line():
+    w = _world()
+    env = _env(w)
+    _launch(env, "/home/ada/notes.txt")
+    at = _cell(env, 0, 11)
+    ok(env, ptr("click", *at, width=W, height=H))
+    ok(env, ptr("double_click", *at))
+    ok(env, key("Ctrl+C"))
+    assert _clipboard(w) == "Call the printer vendor about the jam on floor 2."

@@ -439,17 +439,24 @@ def test_tabs_open_switch_and_close(env):
     assert tabs == ["Home", "Home"]
     click(env, by_label(env, "Documents", role="listitem"))
     assert win(env)["document"] == f"{HOME}/Documents"
+    # the scene's window entry lists the tabs (the application's tabs/active_tab hooks)
+    assert win(env)["tabs"] == ["Home", "Documents"] and win(env)["active_tab"] == 1
     click(env, T("files-tab:0"))
-    assert win(env)["document"] == HOME
+    assert win(env)["document"] == HOME and win(env)["active_tab"] == 0
     press(env, "Ctrl+PageDown")
     assert win(env)["document"] == f"{HOME}/Documents"
     click(env, T("files-closetab:1"))
     assert win(env)["document"] == HOME
     tabs = [n["semantic"]["label"] for n in scene(env)["nodes"] if n["semantic"] and n["semantic"]["role"] == "tab"]
     assert tabs == ["Home"]
-    assert shell(env, "files-closetab:0")["success"]  # the last tab stays, with a message
-    assert messages(env)[0] == "The last tab cannot be closed: close the window instead."
+    assert win(env)["tabs"] == ["Home"] and win(env)["active_tab"] == 0
     assert shell(env, "files-tab:3")["error"]["reason"] == "unknown_shell_target"
+    # closing the last tab closes the window (the application closes itself), as Ctrl+W does
+    out = shell(env, "files-closetab:0")
+    assert out["success"] and out["effect"]["windows_closed"] == [0]
+    assert not scene(env).get("windows")
+    launch(env)
+    assert one(env, key("Ctrl+W"))["effect"]["windows_closed"] == [1]
 
 
 # -- naming ----------------------------------------------------------------------------------
@@ -775,3 +782,45 @@ def test_times_read_relative_to_the_logical_day(env, w):
     assert "09:00" in texts()
     w.machine(M).clock.advance(24 * 3600 * 1_000_000)  # the next day
     assert "17 Sep" in texts() and "09:00" not in texts()
+
+
+def test_the_list_offset_is_the_windows_and_each_tab_keeps_its_own(env, fs):
+    populate(fs, f"{HOME}/Many", {f"file{i:03d}.txt": b"x" for i in range(200)})
+    launch(env, f"{HOME}/Many")
+
+    def offset() -> int:
+        return next(a for a in scene(env)["scrolls"] if a["target"] == T("pane:list"))["offset"]
+
+    b = next(a for a in scene(env)["scrolls"] if a["target"] == T("pane:list"))["bounds"]
+    out = one(env, ptr("wheel", b["x"] + 40, b["y"] + 40, delta_y=640, width=W, height=H))
+    assert out["value"] == {"handled": True} and out["effect"]["changed"] == ["scroll"]
+    assert offset() == 640
+    # a new tab starts at the top; going back to the first tab finds its place again
+    press(env, "Ctrl+T")
+    assert offset() == 0
+    press(env, "Ctrl+PageUp")
+    assert offset() == 640 and rows(env)[0] == "file020.txt"
+    # keys that move the selection scroll it into view (content and scroll)
+    out = one(env, key("End"))
+    assert sorted(out["effect"]["changed"]) == ["content", "scroll"]
+
+
+def test_ctrl_and_shift_clicks_select_several_rows(env):
+    launch(env, f"{HOME}/Documents")
+    names = rows(env)
+    assert len(names) >= 4
+    click(env, row(env, names[0]))
+    one(env, ptr("click", *point(scene(env), row(env, names[2])), modifiers=["ctrl"]))
+    assert selected(env) == [names[0], names[2]]
+    # Ctrl+click again takes a row out
+    one(env, ptr("click", *point(scene(env), row(env, names[0])), modifiers=["Ctrl"]))
+    assert selected(env) == [names[2]]
+    # Shift+click selects the range from the current row
+    one(env, ptr("click", *point(scene(env), row(env, names[0])), modifiers=["shift"]))
+    assert selected(env) == names[:3]
+    # the selected rows act together
+    shell(env, "files-copy")
+    assert messages(env)[0] == "3 items will be copied when you paste."
+    # a plain click selects one row again
+    click(env, row(env, names[3]))
+    assert selected(env) == [names[3]]

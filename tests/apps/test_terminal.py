@@ -322,7 +322,8 @@ def test_the_wheel_scrolls_whole_rows_and_long_output_keeps_the_view_at_the_bott
     assert _lines(env)[-1] == "100"
     b = pane["bounds"]
     out = one(env, ptr("wheel", b["x"] + 20, b["y"] + 20, delta_y=-120, width=W, height=H))
-    assert out["value"] == {"handled": True} and out["effect"]["changed"] == ["content"]
+    # the offset is the window's: the effect is a scroll, the content did not change
+    assert out["value"] == {"handled": True} and out["effect"]["changed"] == ["scroll"]
     scrolled = _pane(env)
     assert scrolled["offset"] == pane["offset"] - (120 // ch) * ch
     first = _buffer(env)["first_visible"]
@@ -458,3 +459,38 @@ def test_screen_lines_strips_escapes_and_overstrikes():
     assert screen_lines("\x1b[1;31mred\x1b[0m\n") == ["red"]
     assert screen_lines("50%\r100%\n") == ["100%"]
     assert screen_lines("no newline") == ["no newline"]
+
+
+def test_double_click_selects_a_word_and_shift_click_extends_it():
+    w = _world()
+    env = _env(w)
+    ok(env, app("launch", kind="terminal"))
+    _run(env, "echo alpha beta gamma")
+    row = _row_of(_scene(env), 1)
+    out = one(env, ptr("double_click", *_cell_point(row, 7), width=W, height=H))
+    assert out["success"] and "content" in out["effect"]["changed"]
+    ok(env, key("Ctrl+Shift+C"))
+    assert w.machine(M).clipboard == "beta"
+    # Shift+click moves the free end of the selection; its start stays
+    ok(env, ptr("click", *_cell_point(row, 16), modifiers=["shift"]))
+    ok(env, key("Ctrl+Shift+C"))
+    assert w.machine(M).clipboard == "beta gamma"
+    # without a selection Shift+click is a plain press
+    ok(env, key("Escape"))
+    ok(env, ptr("click", *_cell_point(row, 3), modifiers=["shift"]))
+    ok(env, key("Ctrl+Shift+C"))  # no selection: the last line printed
+    assert w.machine(M).clipboard == "alpha beta gamma"
+
+
+def test_keys_that_scroll_report_scroll():
+    env = _env(_world())
+    ok(env, app("launch", kind="terminal"))
+    _run(env, "seq 1 100")
+    out = one(env, key("Shift+PageUp"))
+    assert out["effect"]["changed"] == ["scroll"]
+    pane = _pane(env)
+    assert pane["offset"] < pane["extent"] - pane["bounds"]["height"]
+    out = one(env, key("Ctrl+Shift+End"))
+    assert out["effect"]["changed"] == ["scroll"]
+    pane = _pane(env)
+    assert pane["offset"] == pane["extent"] - pane["bounds"]["height"]

@@ -7,7 +7,7 @@ a desktop theme this engine has); without one it is ``invalid``/``no_desktop_she
 |---|---|---|
 | ``list`` | ``{installed?: bool = true}`` | ``[{id, label, kind, installed, launchable, blocked_by}]`` |
 | ``launch`` | ``{kind, argument?}`` | ``{window}`` |
-| ``focus``, ``close`` | ``{window}`` | ``null`` |
+| ``focus``, ``close`` | ``{window}`` | ``null`` (``close`` asks the application first) |
 | ``minimize``, ``maximize``, ``restore`` | ``{window?}`` (default: the focused one) | ``null`` |
 | ``home``, ``launcher``, ``switcher`` | ``{}`` | ``null`` |
 | ``shell`` | ``{target}`` | what a click on that control returns |
@@ -63,7 +63,9 @@ class ApplicationFamily:
         wm.focus(seat.desk, win)
 
     def _op_close(self, seat: Seat, payload: dict[str, Any]) -> Any:
-        wm.close(seat.desk, _window(seat, payload))
+        # the application may keep the window open (unsaved changes): it then shows its
+        # dialog, the window is raised, and the action still succeeds with null
+        seat.close(_window(seat, payload))
 
     def _op_minimize(self, seat: Seat, payload: dict[str, Any]) -> Any:
         wm.minimize(seat.desk, _window(seat, payload, default_focused=True))
