@@ -4,6 +4,12 @@ A procedure (JSON under ``procedures/``) names its world and machine, draws para
 from a seed, lays a setup into the world, performs phases (GUI gestures and their tool
 equivalents), captures values the world assigns, and verifies the outcome with checks.
 The owner calls take the world first: ``stage``, ``project``, ``verify``, ``verify_with``.
+
+``project`` performs the phases on screen (:mod:`~cwgym.procedures.gui`, gestures whose
+targets :mod:`~cwgym.procedures.targets` resolves on the typed scene) or through tools.
+:mod:`~cwgym.procedures.dataset` turns many seeds into checked episodes, and
+:mod:`~cwgym.procedures.debug` prints a run step by step (``cwgym dataset``,
+``cwgym procedure debug``).
 """
 
 from cwgym.procedures.checks import CheckResult, Verification, verify, verify_with

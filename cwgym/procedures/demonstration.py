@@ -35,21 +35,26 @@ def project_options(options: ProjectOptions | dict | None) -> ProjectOptions:
     return result
 
 
-class SessionRecord(msgspec.Struct, kw_only=True):
+class SessionRecord(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A session the demonstration acted through: the role and session name the phases
-    give, the world's session id, and the grant (replaying grants it again)."""
+    give, the world's session id, and the grant (replaying grants it again). A GUI
+    session sits at one machine's screen, which ``machine`` names."""
 
     id: str
     role: str
     session: str
     config: dict[str, Any]
+    machine: str | None = None
 
 
 class Step(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One action sent: its phase, who sent it, the envelope, and whether it worked.
 
-    GUI steps also carry the resolved ``target`` (with its ``app``), the ``point`` clicked
-    and the ``scene`` digest the action was chosen from.
+    GUI steps also carry the ``gesture`` they perform (its index in the phase's ``gui``
+    list and its kind), the resolved ``target`` (interaction, role, name and the ``app`` of
+    its window), the ``point`` clicked and the ``scene`` digest (decimal text) of the screen
+    the action was chosen from. A key that ran a terminal command records its
+    ``exit_code``.
     """
 
     index: int
@@ -63,19 +68,28 @@ class Step(msgspec.Struct, kw_only=True, omit_defaults=True):
     success: bool
     exit_code: int | None = None
     error: dict[str, Any] | None = None
+    gesture: dict[str, Any] | None = None
     target: dict[str, Any] | None = None
     point: list[int] | None = None
     scene: str | None = None
 
 
 class Failure(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Why a demonstration stopped: the phase, the step (if an action failed), the reason."""
+    """Why a demonstration stopped: the phase, the step (if an action failed), the reason.
+
+    When a gesture found nothing, ``target`` is the target as written and ``screen`` is
+    what the acting session had on screen at that moment (see
+    :func:`cwgym.procedures.targets.screen_dump`): its windows, its controls with role,
+    name, interaction and bounds, and the painted text. ``session`` names that session.
+    """
 
     phase: str
     phase_index: int
     reason: str
     step: int | None = None
     target: dict[str, Any] | None = None
+    session: str | None = None
+    screen: dict[str, Any] | None = None
 
 
 class Demonstration(msgspec.Struct, kw_only=True):
@@ -92,7 +106,7 @@ class Demonstration(msgspec.Struct, kw_only=True):
     verification: Verification
     captures: dict[str, Any] | None
     state_hash: str
-    counts: dict[str, int]
+    counts: dict[str, int | float]
     corruption: dict[str, Any] | None = None
 
     def actions(self) -> list[tuple[str, dict[str, Any]]]:

@@ -133,20 +133,30 @@ class RightClick(GestureBase, tag="right_click"):
 
 
 class Drag(GestureBase, tag="drag"):
+    """Press on ``from``, move, release on ``to`` or at an offset ``dx``/``dy`` from the press."""
+
     from_: Target = msgspec.field(name="from")
-    to: Target
+    to: Target | None = None
+    dx: int = 0
+    dy: int = 0
 
 
 class Key(GestureBase, tag="key"):
+    """A key (``keyboard.v1`` key names), pressed ``repeat`` times."""
+
     key: str
     repeat: int = 1
 
 
 class Type(GestureBase, tag="type"):
+    """Text typed at the focus: one action (``typing: text``) or one per character (``keys``)."""
+
     text: str
 
 
 class Scroll(GestureBase, tag="scroll"):
+    """The wheel at ``target`` (or the middle of the focused window), by ``dx``/``dy`` pixels."""
+
     target: Target | None = None
     dx: int = 0
     dy: int = 0

@@ -324,7 +324,12 @@ class _Validator:
             self.target(gesture.target, f"{path}.target")
         elif isinstance(gesture, Drag):
             self.target(gesture.from_, f"{path}.from")
-            self.target(gesture.to, f"{path}.to")
+            if gesture.to is not None:
+                self.target(gesture.to, f"{path}.to")
+                if gesture.dx or gesture.dy:
+                    raise self.fail(path, "a drag ends on a target or at an offset dx/dy, not both")
+            elif gesture.dx == 0 and gesture.dy == 0:
+                raise self.fail(path, "a drag ends on a target (to) or at an offset (dx, dy)")
         elif isinstance(gesture, Scroll):
             if gesture.target is not None:
                 self.target(gesture.target, f"{path}.target")

@@ -1,4 +1,4 @@
-"""Helpers the procedure tests share: fresh worlds, staged instances, tool-mode runs."""
+"""Helpers the procedure tests share: fresh worlds, staged instances, runs in either mode."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from cwgym.procedures.library import display_path, load_file, procedure_files
 from cwgym.resources import load_world
 
 TOOL = {"mode": "tool"}
+GUI = {"mode": "gui"}
+MODES = {"gui": GUI, "tool": TOOL}
 FILES = procedure_files()
 
 
@@ -33,9 +35,17 @@ def staged(procedure: Procedure | dict, seed: int, world_name: str = "ubuntu-wor
     return world, stage(world, procedure, seed)
 
 
-def run_tool(procedure: Procedure | dict, seed: int):
+def run_mode(procedure: Procedure | dict, seed: int, mode: str, **options):
     world, instance = staged(procedure, seed)
-    return world, instance, project(world, instance, TOOL)
+    return world, instance, project(world, instance, {**MODES[mode], **options})
+
+
+def run_tool(procedure: Procedure | dict, seed: int):
+    return run_mode(procedure, seed, "tool")
+
+
+def run_gui(procedure: Procedure | dict, seed: int, **options):
+    return run_mode(procedure, seed, "gui", **options)
 
 
 def without_phase(instance: Instance, index: int) -> Instance:
@@ -44,3 +54,7 @@ def without_phase(instance: Instance, index: int) -> Instance:
 
 def first_phases(instance: Instance, count: int) -> Instance:
     return msgspec.structs.replace(instance, phases=instance.phases[:count])
+
+
+def failures(demo) -> list[tuple[str, str, str]]:
+    return [(c.kind, c.subject, c.reason) for c in demo.verification.failures()]

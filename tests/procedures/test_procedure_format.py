@@ -40,12 +40,14 @@ CASES = [
     ("machine in a tool call", lambda d: d["phases"][1]["tool"][0].update(machine="w"), "$.phases[1].tool[0]", "unknown field `machine`"),
     ("missing payload field", lambda d: d["phases"][1]["tool"][0].update(payload={}), "$.phases[1].tool[0].payload", "needs a string 'command'"),
     ("filesystem op", lambda d: d["phases"][1]["tool"].append({"family": "filesystem.v1", "op": "wirte", "payload": {}}), "$.phases[1].tool[1].op", "unknown filesystem.v1 operation"),
-    ("unknown gesture", lambda d: d["phases"][0]["gui"].append({"do": "clik"}), "$.phases[0].gui[0].do", "known: click, double_click"),
-    ("empty target", lambda d: d["phases"][0]["gui"].append({"do": "click", "target": {"app": "files"}}), "$.phases[0].gui[0].target", "at least one of role, label, text or interaction"),
-    ("unknown target field", lambda d: d["phases"][0]["gui"].append({"do": "click", "target": {"name": "x"}}), "$.phases[0].gui[0].target", "unknown field `name`"),
-    ("bad key", lambda d: d["phases"][0]["gui"].append({"do": "key", "key": "Ctrl+Nope"}), "$.phases[0].gui[0].key", "not a key name"),
-    ("still scroll", lambda d: d["phases"][0]["gui"].append({"do": "scroll"}), "$.phases[0].gui[0]", "moves by dx or dy"),
-    ("unknown parameter", lambda d: d["phases"][0]["gui"].append({"do": "type", "text": "{{nope}}"}), "$.phases[0].gui[0].text", "no parameter 'nope'"),
+    ("unknown gesture", lambda d: d["phases"][0].update(gui=[{"do": "clik"}]), "$.phases[0].gui[0].do", "known: click, double_click"),
+    ("empty target", lambda d: d["phases"][0].update(gui=[{"do": "click", "target": {"app": "files"}}]), "$.phases[0].gui[0].target", "at least one of role, label, text or interaction"),
+    ("unknown target field", lambda d: d["phases"][0].update(gui=[{"do": "click", "target": {"name": "x"}}]), "$.phases[0].gui[0].target", "unknown field `name`"),
+    ("bad key", lambda d: d["phases"][0].update(gui=[{"do": "key", "key": "Ctrl+Nope"}]), "$.phases[0].gui[0].key", "not a key name"),
+    ("still scroll", lambda d: d["phases"][0].update(gui=[{"do": "scroll"}]), "$.phases[0].gui[0]", "moves by dx or dy"),
+    ("drag to nowhere", lambda d: d["phases"][0].update(gui=[{"do": "drag", "from": {"label": "a"}}]), "$.phases[0].gui[0]", "ends on a target (to) or at an offset"),
+    ("drag to both", lambda d: d["phases"][0].update(gui=[{"do": "drag", "from": {"label": "a"}, "to": {"label": "b"}, "dx": 5}]), "$.phases[0].gui[0]", "not both"),
+    ("unknown parameter", lambda d: d["phases"][0].update(gui=[{"do": "type", "text": "{{nope}}"}]), "$.phases[0].gui[0].text", "no parameter 'nope'"),
     ("capture not bound yet", lambda d: d["phases"][1]["tool"][0]["payload"].update(command="echo {{@inv}}"), "$.phases[1].tool[0].payload.command", "no capture 'inv'"),
     ("capture in the instruction", lambda d: d.update(instruction="Open {{@inv}}"), "$.instruction", "captured values cannot be used here"),
     ("unknown filter", lambda d: d.update(instruction="{{client|shout}}"), "$.instruction", "unknown filter 'shout'"),
@@ -82,21 +84,23 @@ def test_not_json():
         parse_procedure(b"{nope", "x.json")
 
 
-def test_gestures_are_parsed_now():
+def test_gestures_are_parsed():
     data = base()
     data["phases"][1]["gui"] = [
         {"do": "click", "target": {"interaction": "shell:launch:*", "app": "files"}},
         {"do": "double_click", "target": {"label": "Matters/", "app": "files"}},
         {"do": "right_click", "target": {"role": "listitem", "text": "intake"}},
         {"do": "drag", "from": {"label": "a.txt"}, "to": {"label": "Archive/"}},
+        {"do": "drag", "from": {"interaction": "window:*:drag"}, "dx": 40, "dy": -10},
         {"do": "key", "key": "Ctrl+s"},
         {"do": "type", "text": " {{client}}"},
         {"do": "scroll", "target": {"role": "list"}, "dy": 3},
     ]
     procedure = parse_procedure(data, FILE)
     kinds = [type(g) for g in procedure.phases[1].gui]
-    assert kinds[0] is Click and kinds[3] is Drag and kinds[4] is Key and kinds[5] is Type and kinds[6] is Scroll
+    assert kinds[0] is Click and kinds[3] is Drag and kinds[5] is Key and kinds[6] is Type and kinds[7] is Scroll
     assert procedure.phases[1].gui[3].from_.label == "a.txt"
+    assert (procedure.phases[1].gui[4].to, procedure.phases[1].gui[4].dx) == (None, 40)
 
 
 def test_library_files_sit_in_their_domain_folder(tmp_path):

@@ -76,14 +76,6 @@ def test_an_instance_round_trips_as_plain_data():
     assert demo.verification.passed
 
 
-def test_gui_mode_waits_for_the_desktop():
-    world, instance = staged(load_procedure("legal-engagement-letter"), 0)
-    with pytest.raises(NotImplementedError, match="gui projection needs the desktop layer"):
-        project(world, instance)  # gui is the default
-    with pytest.raises(NotImplementedError):
-        project(world, instance, {"mode": "gui", "typing": "keys", "width": 1024, "height": 768})
-
-
 @pytest.mark.parametrize("options", [{"mode": "voice"}, {"colour": True}, {"mode": "tool", "width": 0}, {"typing": "telepathy"}])
 def test_bad_options_are_refused(options):
     world, instance = staged(load_procedure("legal-engagement-letter"), 0)

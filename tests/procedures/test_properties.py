@@ -1,8 +1,9 @@
-"""The four properties every procedure in ``procedures/`` is held to (tool mode for now).
+"""The four properties every procedure in ``procedures/`` is held to, on screen and
+through tools.
 
-1. It verifies through tools for three seeds.
+1. It verifies on screen (GUI mode) and through tools for three seeds.
 2. It does not verify before anything is done.
-3. Leaving out any phase that writes state fails verification.
+3. Leaving out any phase that writes state fails verification (in either mode).
 4. The recorded actions alone, sent to a freshly staged world, replay to the same hash.
 
 Adding a file under ``procedures/`` puts it under these tests.
@@ -11,9 +12,9 @@ Adding a file under ``procedures/`` puts it under these tests.
 from __future__ import annotations
 
 import pytest
-from procedure_kit import FILES, TOOL, file_id, first_phases, load, run_tool, staged, without_phase
+from procedure_kit import FILES, MODES, failures, file_id, load, run_mode, staged, without_phase
 
-from cwgym.procedures import corrupt, project, replay, verify, verify_with
+from cwgym.procedures import project, replay, verify, verify_with
 from cwgym.procedures.files import content_digest
 
 SEEDS = (0, 1, 2)
@@ -21,62 +22,83 @@ SEEDS = (0, 1, 2)
 
 def test_the_library_is_collected():
     assert len(FILES) >= 12
+    assert len({load(path).domain for path in FILES}) >= 4
 
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)
+def test_every_writing_phase_acts_in_both_modes(path):
+    """A phase that writes has gestures and a tool-mode equivalent."""
+    procedure = load(path)
+    for phase in procedure.phases:
+        if phase.writes:
+            assert phase.gui and phase.tool, f"phase {phase.label!r} needs both gui and tool"
+        assert phase.gui or phase.tool or phase.capture, phase.label
+
+
+@pytest.mark.parametrize("path", FILES, ids=file_id)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_verifies_through_tools(path, seed):
-    world, _instance, demo = run_tool(load(path), seed)
+def test_verifies_on_screen_and_through_tools(path, mode, seed):
+    world, _instance, demo = run_mode(load(path), seed, mode)
     assert demo.completed, demo.failure
-    failures = [(c.kind, c.subject, c.reason) for c in demo.verification.failures()]
-    assert demo.verification.passed, failures
+    assert demo.verification.passed, failures(demo)
     assert demo.state_hash == world.state_hash()
-    assert demo.counts["tool_calls"] == len(demo.steps) > 0
+    kind = "gui_actions" if mode == "gui" else "tool_calls"
+    assert demo.counts[kind] == len(demo.steps) > 0
+    assert all(step.kind == mode and step.success for step in demo.steps)
 
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_does_not_verify_before_anything_is_done(path):
     procedure = load(path)
-    _, _, done = run_tool(procedure, 0)
+    captured = {}
+    for mode in MODES:
+        captured.update(run_mode(procedure, 0, mode)[2].captures or {})
     world, instance = staged(procedure, 0)
     assert not verify(world, instance).passed
     # Not even with the values a finished run captured.
-    assert not verify_with(world, instance, done.captures or {}).passed
+    assert not verify_with(world, instance, captured).passed
 
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seed", (0, 1))
-def test_leaving_out_a_phase_that_writes_state_fails_verification(path, seed):
+def test_leaving_out_a_phase_that_writes_state_fails_verification(path, mode, seed):
     procedure = load(path)
-    _world, instance = staged(procedure, seed)
+    world, instance = staged(procedure, seed)
+    digests: list[str] = []
+    demo = project(world, instance, MODES[mode], checkpoint=lambda k, w: digests.append(content_digest(w)))
+    assert demo.completed, demo.failure
     writing = []
-    for count in range(len(instance.phases)):
-        trial, trial_instance = staged(procedure, seed)
-        project(trial, first_phases(trial_instance, count), TOOL)
-        before = content_digest(trial)
-        after_world, after_instance = staged(procedure, seed)
-        project(after_world, first_phases(after_instance, count + 1), TOOL)
-        changed = content_digest(after_world) != before
-        phase = instance.phases[count]
-        # The ``writes`` flag is honest: a phase marked as only looking changes no file.
-        assert changed == phase.writes, f"phase {count} ({phase.label}) writes={phase.writes} but changed={changed}"
+    for index, phase in enumerate(instance.phases):
+        changed = digests[index + 1] != digests[index]
+        # The ``writes`` flag is honest: a phase marked as only looking changes no file,
+        # and one that writes changes files in this mode.
+        assert changed == phase.writes, f"phase {index} ({phase.label}) writes={phase.writes} but changed={changed} in {mode} mode"
         if changed:
-            writing.append(count)
+            writing.append(index)
     assert writing, "a procedure must change something"
     for index in writing:
         skipped_world, skipped = staged(procedure, seed)
-        demo = project(skipped_world, without_phase(skipped, index), TOOL)
-        assert not demo.verification.passed, f"still verifies without phase {index} ({instance.phases[index].label})"
-    for corrupt_seed in range(3):
-        negative_world, negative = staged(procedure, seed)
-        demo = project(negative_world, corrupt(negative, "skip", corrupt_seed), TOOL)
-        assert not demo.verification.passed, demo.corruption
+        demo = project(skipped_world, without_phase(skipped, index), MODES[mode])
+        assert not demo.verification.passed, f"still verifies without phase {index} ({instance.phases[index].label}) in {mode} mode"
 
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("seed", (0, 7))
-def test_recorded_actions_replay_to_the_same_state_hash(path, seed):
+def test_recorded_actions_replay_to_the_same_state_hash(path, mode, seed):
     procedure = load(path)
-    _, _, demo = run_tool(procedure, seed)
+    _, _, demo = run_mode(procedure, seed, mode)
     world, _ = staged(procedure, seed)
     assert replay(world, demo.to_plain()) == demo.state_hash
+
+
+@pytest.mark.parametrize("path", FILES, ids=file_id)
+def test_verifies_typing_one_key_at_a_time(path):
+    """``typing: keys`` sends one action per character and reaches a verified end too."""
+    _world, _instance, demo = run_mode(load(path), 1, "gui", typing="keys")
+    assert demo.completed, demo.failure
+    assert demo.verification.passed, failures(demo)
+    texts = [s.action["payload"]["text"] for s in demo.steps if s.action["op"] == "type"]
+    assert all(len(text) == 1 for text in texts)
