@@ -17,3 +17,5 @@ __all__ = [
     "engine_version",
     "load_definition",
 ]
+
+import cwgym.rl  # noqa: F401  (registers every env of envs/*.json with Gymnasium)

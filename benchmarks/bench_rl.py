@@ -1,0 +1,235 @@
+"""Gymnasium rows: env steps per second by observation and action interface, resets, and
+vector envs at 1, 2, 4 and 8 worlds (cwgym's in-process and shared-memory vector envs beside
+Gymnasium's SyncVectorEnv and AsyncVectorEnv), with the memory each further world costs.
+
+Steps are taken by a random policy that picks only choices the screen offers (an element
+row that is there, a key, a vocabulary slot, a pointer cell), so every step acts on the
+world; an episode that ends is reset, and the reset counts. Figures from elsewhere sit in
+the notes, measured on a 2-CPU machine like ours: MiniWoB++ 18.5 steps/s with screenshots
+and 64 without, and resets of 56-84 ms (BrowserGym about 3 s); the reference engine's
+random-click-then-scene loop about 400 steps/s with three windows open (its spec,
+reference-engine.md section 6).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import time
+import tracemalloc
+
+import gymnasium as gym
+import numpy as np
+
+import cwgym.rl  # noqa: F401  (registers the envs)
+from benchmarks.harness import Row, measure
+from cwgym.rl.actions import ClickElementCodec, FlatCodec
+from cwgym.rl.env import ComputerEnv
+from cwgym.rl.specs import entry
+
+GROUP = "rl"
+EASY = "cwgym/easy-rename-file-v0"
+TERMINAL = "cwgym/terminal-ops-backup-script-v0"
+MINIWOB = "MiniWoB++ on a machine like ours: 18.5 steps/s with screenshots, 64 without"
+REFERENCE = "reference engine: random click + scene loop about 400 steps/s with three windows open"
+OBS_MODES = {
+    "semantic": {"obs": ["elements", "instruction"], "preset": "sb3"},
+    "pixels 84x84": {"obs": ["pixels", "instruction"], "preset": "sb3", "viewport": [84, 84]},
+    "pixels 1280x800": {"obs": ["pixels", "instruction"], "preset": "sb3", "viewport": [1280, 800]},
+}
+INTERFACES = {
+    "click-element+keys+type-token": {},
+    "pointer (grid)": {"interface": "pointer", "grid": [32, 20]},
+    "screen (JSON envelopes)": {"interface": "screen"},
+}
+SHELL = ["ls ~", "cat ~/Admin/backup-request.txt", "echo hi >> ~/notes.txt", "wc -l ~/notes.txt", "pwd"]
+
+
+class Policy:
+    """Random choices the screen offers, from a seeded generator."""
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.env = env
+        self.rng = np.random.default_rng(seed)
+        base = env.unwrapped if hasattr(env, "unwrapped") else env
+        self.codec = base._blueprint.actions if hasattr(base, "_blueprint") else None
+
+    def __call__(self, info: dict) -> object:
+        space = self.env.action_space
+        if isinstance(space, gym.spaces.Text):
+            return self._text()
+        codec = self.codec
+        if isinstance(codec, FlatCodec):
+            table = self.env.unwrapped._episode.table
+            return valid_choice(codec, len(table.rows) if table is not None else 0, self.rng)
+        return space.sample()
+
+    def _text(self) -> str:
+        if self.env.unwrapped.config.interface == "screen":
+            if self.rng.random() < 0.7:
+                x, y = (int(v) for v in self.rng.integers(0, (1280, 800)))
+                return json.dumps({"family": "pointer.v1", "op": "click", "payload": {"x": x, "y": y, "width": 1280, "height": 800}})
+            return json.dumps({"family": "keyboard.v1", "op": "key", "payload": {"key": ["Enter", "Tab", "Escape", "a"][self.rng.integers(4)]}})
+        command = SHELL[self.rng.integers(len(SHELL))]
+        return json.dumps({"family": "terminal.v1", "op": "execute", "payload": {"command": command}})
+
+
+def valid_choice(codec: FlatCodec, rows: int, rng: np.random.Generator) -> int:
+    """A uniform choice among the parts, then among the part's choices the screen offers."""
+    choices = []
+    for part, offset in zip(codec.parts, codec.offsets):
+        count = min(rows, part.size) if isinstance(part, ClickElementCodec) else part.size
+        if count:
+            choices.append((offset, count))
+    offset, count = choices[rng.integers(len(choices))]
+    return int(offset + rng.integers(count))
+
+
+def _stepper(make_env):
+    def setup():
+        env = make_env()
+        policy = Policy(env)
+        state = {"info": env.reset(seed=0)[1], "episode": 0}
+
+        def call():
+            _, _, terminated, truncated, info = env.step(policy(state["info"]))
+            if terminated or truncated:
+                state["episode"] += 1
+                _, info = env.reset(seed=state["episode"])
+            state["info"] = info
+
+        return call
+    return setup
+
+
+def _steps_row(name: str, label: str, make_env, n: int, note: str = "") -> Row:
+    row = measure(GROUP, name, label, _stepper(make_env), n)
+    row.extra["steps_per_s"] = 1000.0 / row.p50_ms if row.p50_ms else None
+    row.note = f"{row.extra['steps_per_s']:.0f} steps/s at p50" + (f"; {note}" if note else "")
+    return row
+
+
+def _config(env_id: str, **overrides) -> dict:
+    kwargs = dict(entry(env_id).kwargs)
+    kwargs.update(overrides)
+    return kwargs
+
+
+def single_env_rows(quick: bool) -> list[Row]:
+    n = 100 if quick else 600
+    rows = []
+    for mode, obs in OBS_MODES.items():
+        for interface, extra in INTERFACES.items():
+            kwargs = _config(EASY, **obs, **extra)
+            note = MINIWOB if "pixels" in mode else MINIWOB + "; " + REFERENCE
+            rows.append(_steps_row(f"one env: {mode} observation, {interface}", "easy-rename-file",
+                                   lambda kwargs=kwargs: ComputerEnv(max_episode_steps=40, **kwargs), n // (3 if "1280" in mode else 1), note))
+    rows.append(_steps_row("one env: terminal text observation, envelopes (terminal.v1 JSON)", "terminal-ops-backup-script",
+                           lambda: ComputerEnv(max_episode_steps=50, **_config(TERMINAL)), n))
+    return rows
+
+
+def reset_rows(quick: bool) -> list[Row]:
+    n = 100 if quick else 500
+    rows = []
+    for label, kwargs in (("semantic", _config(EASY)), ("pixels 84x84", _config(EASY, **OBS_MODES["pixels 84x84"])),
+                          ("terminal", _config(TERMINAL))):
+        def setup(kwargs=kwargs):
+            env = ComputerEnv(**kwargs)
+            env.reset(seed=0)
+            seeds = iter(range(1, 10**9))
+            return lambda: env.reset(seed=next(seeds))
+        row = measure(GROUP, f"reset(seed): restore + stage + grant + verify + observe ({label})", "easy-rename-file" if label != "terminal" else "terminal-ops-backup-script", setup, n)
+        row.note = "MiniWoB++ resets in 56-84 ms, BrowserGym in about 3 s on a machine like ours"
+        rows.append(row)
+
+    def restore():
+        env = ComputerEnv(**_config(EASY))
+        env.reset(seed=0)
+        episode = env._episode
+        return lambda: episode.world.restore(episode.bp.template)
+
+    rows.append(measure(GROUP, "template restore alone (World.restore)", "easy-rename-file", restore, n * 4))
+    return rows
+
+
+def _vector(kind: str, num: int, env_id: str, **kwargs):
+    if kind == "cwgym in-process":
+        return gym.make_vec(env_id, num_envs=num, vectorization_mode="vector_entry_point", **kwargs)
+    if kind == "cwgym shared memory, 2 workers":
+        return gym.make_vec(env_id, num_envs=num, vectorization_mode="vector_entry_point", workers=min(2, num), **kwargs)
+    if kind == "gymnasium SyncVectorEnv":
+        return gym.make_vec(env_id, num_envs=num, vectorization_mode="sync", **kwargs)
+    return gym.make_vec(env_id, num_envs=num, vectorization_mode="async", **kwargs)
+
+
+def vector_rows(quick: bool) -> list[Row]:
+    n = 30 if quick else 150
+    rows = []
+    sizes = (1, 2, 4, 8)
+    kinds = ("gymnasium SyncVectorEnv", "cwgym in-process", "cwgym shared memory, 2 workers", "gymnasium AsyncVectorEnv")
+    for obs_label, obs in (("semantic", {}), ("pixels 84x84", OBS_MODES["pixels 84x84"])):
+        sync_rate: dict[int, float] = {}
+        for kind in kinds:
+            for num in sizes:
+                if kind == "gymnasium AsyncVectorEnv" and num > 4 and quick:
+                    continue
+
+                def setup(kind=kind, num=num, obs=obs):
+                    envs = _vector(kind, num, EASY, **obs)
+                    rng = np.random.default_rng(0)
+                    envs.reset(seed=0)
+                    codec = ComputerEnv(**_config(EASY))._blueprint.actions
+                    # the first 10 element rows are always there (the dock and top bar)
+                    actions = [np.array([valid_choice(codec, 10, rng) for _ in range(num)]) for _ in range(997)]
+                    counter = iter(range(10**9))
+                    setup.envs = envs
+                    return lambda: envs.step(actions[next(counter) % len(actions)])
+
+                row = measure(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", setup, n)
+                setup.envs.close()
+                rate = num * 1000.0 / row.p50_ms if row.p50_ms else 0.0
+                row.extra["env_steps_per_s"] = rate
+                row.note = f"{rate:.0f} env steps/s at p50"
+                if kind == "gymnasium SyncVectorEnv":
+                    sync_rate[num] = rate
+                elif sync_rate.get(num):
+                    row.extra["vs_sync"] = rate / sync_rate[num]
+                    row.note += f"; {rate / sync_rate[num]:.2f}x SyncVectorEnv"
+                rows.append(row)
+    return rows
+
+
+def memory_rows(quick: bool) -> list[Row]:
+    rows = []
+    for label, obs in (("semantic", {}), ("pixels 84x84", OBS_MODES["pixels 84x84"])):
+        sizes = {}
+        for num in (1, 8):
+            gc.collect()
+            tracemalloc.start()
+            envs = _vector("cwgym in-process", num, EASY, copy=False, **obs)
+            envs.reset(seed=0)
+            rng = np.random.default_rng(0)
+            codec = ComputerEnv(**_config(EASY))._blueprint.actions
+            for _ in range(20):
+                envs.step(np.array([valid_choice(codec, 10, rng) for _ in range(num)]))
+            gc.collect()
+            current, _ = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            arrays = sum(v.nbytes for v in envs._observations.values() if isinstance(v, np.ndarray))
+            sizes[num] = (current, arrays)
+            envs.close()
+        (m1, a1), (m8, a8) = sizes[1], sizes[8]
+        per_env = ((m8 - a8) - (m1 - a1)) / 7 / 1e6
+        rows.append(Row(GROUP, f"memory of each further world in the in-process vector env ({label})", "1 -> 8 envs", 1,
+                        per_env, per_env, unit="MB", note="beyond its observation arrays; the target is at most 2 MB",
+                        extra={"mb_per_env": per_env}))
+    return rows
+
+
+def run(quick: bool = False) -> list[Row]:
+    started = time.perf_counter()
+    rows = single_env_rows(quick) + reset_rows(quick) + vector_rows(quick) + memory_rows(quick)
+    for row in rows:
+        row.extra.setdefault("run_seconds", round(time.perf_counter() - started, 1))
+    return rows

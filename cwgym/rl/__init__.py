@@ -1,0 +1,42 @@
+"""The Gymnasium face of cwgym: every task of the procedure library as an env.
+
+Importing this package registers every entry of ``envs/*.json`` as ``cwgym/<name>-v<N>``
+(``import cwgym`` does it), so::
+
+    import gymnasium
+    env = gymnasium.make("cwgym:cwgym/easy-new-folder-v0")
+    envs = gymnasium.make_vec("cwgym:cwgym/easy-new-folder-v0", num_envs=8, vectorization_mode="vector_entry_point")
+
+* :class:`ComputerEnv` — one procedure in one world (``cwgym.rl.env``);
+* :class:`ComputerVectorEnv`, :class:`SharedMemoryVectorEnv` — many worlds in one process,
+  or in worker processes with observations in shared memory (``cwgym.rl.vector``,
+  ``cwgym.rl.shared``);
+* :func:`load_suites`, :func:`register_envs` — the suite files and their registration;
+* :func:`expert_rollout` — the procedure's expert played through an env's own interface.
+
+See ``docs/rl.md``.
+"""
+
+from cwgym.rl.config import TaskConfig
+from cwgym.rl.env import ComputerEnv
+from cwgym.rl.expert import Transition, expert_demonstration, expert_rollout
+from cwgym.rl.registration import register_envs
+from cwgym.rl.shared import SharedMemoryVectorEnv
+from cwgym.rl.specs import EnvEntry, load_suites
+from cwgym.rl.vector import ComputerVectorEnv, make_vector_env
+
+__all__ = [
+    "ComputerEnv",
+    "ComputerVectorEnv",
+    "EnvEntry",
+    "SharedMemoryVectorEnv",
+    "TaskConfig",
+    "Transition",
+    "expert_demonstration",
+    "expert_rollout",
+    "load_suites",
+    "make_vector_env",
+    "register_envs",
+]
+
+register_envs()

@@ -1,0 +1,159 @@
+"""``TaskConfig``: everything an env is configured by, as JSON-ready keyword arguments.
+
+An ``envs/*.json`` entry is these fields (plus its name, version, title and step limit);
+``gymnasium.make(id, **overrides)`` replaces any of them. Every field is plain JSON, so
+an env's ``EnvSpec`` round-trips through ``to_json()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = [
+    "DESKTOP_ACTIONS",
+    "DESKTOP_OBSERVATIONS",
+    "OBSERVATION_KEYS",
+    "TaskConfig",
+    "task_config",
+]
+
+DESKTOP_ACTIONS = ["application.v1", "keyboard.v1", "pointer.v1"]
+DESKTOP_OBSERVATIONS = ["semantic.v1", "pixels.v1"]
+
+#: Observation keys and the channel each needs granted (``None``: always available).
+OBSERVATION_KEYS: dict[str, str | None] = {
+    "pixels": "pixels.v1",
+    "elements": "semantic.v1",
+    "terminal": "terminal.v1",
+    "terminal_tokens": "terminal.v1",
+    "instruction": None,
+    "instruction_tokens": None,
+}
+
+
+class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One env's configuration (see ``docs/rl.md`` for every field).
+
+    Attributes:
+        procedure: the library id of the task.
+        world, machine: where it runs (default: the procedure's).
+        world_seed: the world's own seed; the episode seed draws the procedure instance.
+        actions, observations: the grant of the agent's session (families, channels).
+        obs: the observation keys (:data:`OBSERVATION_KEYS`).
+        preset: ``text`` keeps text entries; ``sb3`` turns ``instruction`` and
+            ``terminal`` into token ids so every entry is a ``Box``.
+        interface: the action interface (``cwgym.rl.actions``).
+        viewport: ``[width, height]`` of the screen the agent sees and points at.
+        reward: ``sparse``, ``partial`` or ``phases``; ``step_cost`` is taken every step.
+        max_episode_steps: truncate after this many steps (``None``: never; ``make``
+            applies the registered limit through Gymnasium's ``TimeLimit``).
+        train_seeds, test_seeds: half-open seed ranges ``[lo, hi)``, disjoint; ``split``
+            picks the one a reset without a seed draws from.
+        elements, skip_roles: rows of the element table and roles left out of it.
+        text_length, tokens, token_vocab: ``Text`` length; token ids per text and the
+            id range of the SB3 preset.
+        grid, pointer_ops, wheel_delta: the pointer presets.
+        keys, vocabulary: the key set of ``keys`` (``None``: the default set) and the
+            number of ``type-token`` slots.
+        families: what the ``envelopes`` interface accepts (``None``: every granted family).
+        combine: how ``a+b`` interfaces combine: ``flat`` (one ``Discrete``) or ``oneof``.
+        reveal: put the verifier's expected and found values in ``info`` (for debugging;
+            they can give the answer away).
+    """
+
+    procedure: str
+    world: str | None = None
+    machine: str | None = None
+    world_seed: int = 0
+    actions: list[str] = msgspec.field(default_factory=lambda: list(DESKTOP_ACTIONS))
+    observations: list[str] = msgspec.field(default_factory=lambda: list(DESKTOP_OBSERVATIONS))
+    obs: list[str] = msgspec.field(default_factory=lambda: ["pixels", "instruction"])
+    preset: Literal["text", "sb3"] = "text"
+    interface: str = "screen"
+    viewport: list[int] = msgspec.field(default_factory=lambda: [1280, 800])
+    reward: Literal["sparse", "partial", "phases"] = "sparse"
+    step_cost: float = 0.0
+    max_episode_steps: int | None = None
+    train_seeds: list[int] = msgspec.field(default_factory=lambda: [0, 1_000_000])
+    test_seeds: list[int] = msgspec.field(default_factory=lambda: [1_000_000, 1_010_000])
+    split: Literal["train", "test"] = "train"
+    elements: int = 64
+    skip_roles: list[str] = msgspec.field(default_factory=lambda: ["grip"])
+    text_length: int = 4096
+    tokens: int = 64
+    token_vocab: int = 4096
+    grid: list[int] = msgspec.field(default_factory=lambda: [64, 40])
+    pointer_ops: list[str] | None = None
+    wheel_delta: int = 120
+    keys: list[str] | None = None
+    vocabulary: int = 48
+    families: list[str] | None = None
+    combine: Literal["flat", "oneof"] = "flat"
+    reveal: bool = False
+
+    def to_plain(self) -> dict[str, Any]:
+        return msgspec.to_builtins(self)
+
+    @property
+    def width(self) -> int:
+        return self.viewport[0]
+
+    @property
+    def height(self) -> int:
+        return self.viewport[1]
+
+    def seed_range(self, split: str | None = None) -> tuple[int, int]:
+        lo, hi = self.test_seeds if (split or self.split) == "test" else self.train_seeds
+        return lo, hi
+
+    def obs_keys(self) -> list[str]:
+        """The observation keys after the preset: ``sb3`` swaps text for token ids."""
+        if self.preset == "text":
+            return list(self.obs)
+        swapped = {"instruction": "instruction_tokens", "terminal": "terminal_tokens"}
+        return list(dict.fromkeys(swapped.get(key, key) for key in self.obs))
+
+
+def task_config(kwargs: dict[str, Any]) -> TaskConfig:
+    """A checked :class:`TaskConfig` from keyword arguments.
+
+    Raises:
+        TypeError: an unknown argument (named), or a value of the wrong type.
+        ValueError: a value out of range, or an observation the grant does not allow.
+    """
+    known = set(TaskConfig.__struct_fields__)
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise TypeError(f"unknown env argument(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    try:
+        config = msgspec.convert(kwargs, TaskConfig)
+    except msgspec.ValidationError as exc:
+        raise TypeError(f"invalid env argument: {exc}") from None
+    _check(config)
+    return config
+
+
+def _check(c: TaskConfig) -> None:
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise ValueError(message)
+
+    need(len(c.viewport) == 2 and all(v >= 1 for v in c.viewport) and c.width * c.height <= 16_777_216,
+         f"viewport must be [width, height] with 1..16777216 pixels, got {c.viewport}")
+    for name in ("train_seeds", "test_seeds"):
+        lo_hi = getattr(c, name)
+        need(len(lo_hi) == 2 and 0 <= lo_hi[0] < lo_hi[1] <= 1 << 64, f"{name} must be [lo, hi) with 0 <= lo < hi, got {lo_hi}")
+    (a, b), (x, y) = c.train_seeds, c.test_seeds
+    need(b <= x or y <= a, f"train_seeds {c.train_seeds} and test_seeds {c.test_seeds} overlap")
+    need(c.max_episode_steps is None or c.max_episode_steps >= 1, "max_episode_steps must be at least 1")
+    need(c.elements >= 1 and c.text_length >= 1 and c.tokens >= 1 and c.token_vocab >= 2 and c.vocabulary >= 1,
+         "elements, text_length, tokens and vocabulary must be at least 1 (token_vocab at least 2)")
+    need(len(c.grid) == 2 and all(g >= 1 for g in c.grid), f"grid must be [columns, rows], got {c.grid}")
+    need(c.wheel_delta >= 1, "wheel_delta must be at least 1")
+    need(bool(c.obs), "obs must name at least one observation key")
+    for key in c.obs:
+        need(key in OBSERVATION_KEYS, f"unknown observation key {key!r}; known: {', '.join(OBSERVATION_KEYS)}")
+        channel = OBSERVATION_KEYS[key]
+        need(channel is None or channel in c.observations, f"observation {key!r} needs the {channel} channel granted")

@@ -1,0 +1,230 @@
+"""The engine under every env: a blueprint shared by a configuration, an episode per world.
+
+A :class:`Blueprint` loads the procedure and the world definition, builds the world once
+and takes the template snapshot every reset restores. An :class:`Episode` drives one
+world: ``reset(seed)`` restores the template, stages the procedure instance the seed draws
+(its setup applied to the restored template), grants the agent's session and verifies the
+fresh instance; ``step(action)`` decodes the action into envelopes sent through the
+agent's actor :class:`~cwgym.environment.Environment`, verifies the world on the owner
+side when the step changed it, and computes the reward. ``ComputerEnv`` wraps one episode;
+the vector envs run many, each in a fork of the same template (copy-on-write).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cwgym.environment import Environment, World
+from cwgym.procedures import Verification, load_procedure, stage
+from cwgym.protocol.config import EnvironmentConfig
+from cwgym.resources import load_world
+from cwgym.rl.actions import DecodeContext, build_codec
+from cwgym.rl.config import TaskConfig
+from cwgym.rl.elements import ElementTable, click_point, element_table
+from cwgym.rl.observations import ObservationCodec
+from cwgym.rl.rewards import Reward, reward_model
+from cwgym.rl.text import vocabulary
+from cwgym.rl.verifier import check
+
+__all__ = ["Blueprint", "Episode", "verification_info"]
+
+
+class Blueprint:
+    """What every env of one configuration shares: procedure, template world, codecs.
+
+    Raises:
+        KeyError: no such procedure in the library.
+        ValueError: the procedure runs in another world, or the configuration does not fit
+            the grant.
+    """
+
+    def __init__(self, config: TaskConfig) -> None:
+        self.config = config
+        self.procedure = load_procedure(config.procedure)
+        world_name = config.world or self.procedure.world
+        if world_name != self.procedure.world:
+            raise ValueError(f"procedure {config.procedure!r} runs in world {self.procedure.world!r}, not {world_name!r}")
+        self.world_name = world_name
+        self.world = World(load_world(world_name), seed=config.world_seed)
+        self.template = self.world.snapshot()
+        self.machine = config.machine or self.procedure.machine
+        try:
+            user = self.world.machine(self.machine).user
+        except KeyError:
+            raise ValueError(f"world {world_name!r} has no machine {self.machine!r}") from None
+        self.grant = EnvironmentConfig(
+            actor=user, machines=[self.machine], actions=list(config.actions), observations=list(config.observations)
+        )
+        self.world.fork().environment(self.grant)  # an unknown family or channel fails here, at construction
+        self.actions = build_codec(config)
+        self.observations = ObservationCodec(config)
+        self.footprints: dict = {}
+        self._used = False
+
+    def new_world(self) -> World:
+        """A world for one more episode runner: the blueprint's own first, then forks."""
+        if not self._used:
+            self._used = True
+            return self.world
+        return self.world.fork(self.template)
+
+
+class Episode:
+    """One world's episodes: reset, step, observe, verify, reward."""
+
+    def __init__(self, blueprint: Blueprint, world: World | None = None) -> None:
+        self.bp = blueprint
+        self.config = blueprint.config
+        self.world = world if world is not None else blueprint.new_world()
+        self.env: Environment | None = None
+        self.instance: Any = None
+        self.seed: int | None = None
+        self.steps = 0
+        self.ctx = DecodeContext(blueprint.machine, self.config.width, self.config.height, blueprint.grant.action_budget)
+        self.table: ElementTable | None = None
+        self.ctx.locate = self._locate
+        self.channels: dict[str, Any] = {}
+        self.verification: Verification | None = None
+        self.effect_state: str | None = None
+        self.reward: Reward = reward_model(self.config.reward, blueprint.footprints)
+        self.needs_table = blueprint.observations.wants_table or blueprint.actions.needs_table
+
+    # -- reset ----------------------------------------------------------------------------
+    def reset(self, seed: int) -> dict[str, Any]:
+        """Start the episode of ``seed``; returns the reset ``info``."""
+        world = self.world
+        world.restore(self.bp.template)
+        self.instance = stage(world, self.bp.procedure, seed)
+        self.env = world.environment(self.bp.grant)
+        self.seed = seed
+        self.steps = 0
+        self.effect_state = None
+        self.channels = self.env.observe()["channels"]
+        if self.bp.actions.needs_vocabulary:
+            self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+        self.verification = check(world, self.instance)
+        self.reward.start(self.verification, world, self.instance, self.bp.machine)
+        self._look()
+        info = self._info({"status": "reset"}, [])
+        info["instruction"] = self.instance.instruction
+        return info
+
+    # -- step -----------------------------------------------------------------------------
+    def step(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
+        """One action: ``(reward, terminated, truncated, info)``."""
+        if self.env is None:
+            raise RuntimeError("reset the env before stepping it")
+        decoded = self.bp.actions.decode(action, self.ctx)
+        self.steps += 1
+        outcomes: list[dict] = []
+        changed = False
+        if decoded.refusal is not None:
+            summary: dict[str, Any] = {"status": "refused", "reason": decoded.refusal}
+        else:
+            if decoded.envelopes:
+                result = self.env.step(decoded.envelopes)
+                outcomes = result["outcomes"]
+                self.channels = result["observation"]["channels"]
+                for outcome in outcomes:
+                    effect = outcome.get("effect")
+                    if effect is not None and effect.get("state") != self.effect_state:
+                        self.effect_state = effect.get("state")
+                        changed = True
+            failed = [o["error"]["code"] for o in outcomes if not o["success"] and o.get("error")]
+            summary = {"status": "done" if decoded.done else ("failed" if failed else "ok"), "actions": len(outcomes)}
+            if failed:
+                summary["errors"] = failed
+        if changed:
+            self.verification = check(self.world, self.instance)
+        verification = self.verification
+        reward = self.reward(verification, self.world, changed) - self.config.step_cost
+        terminated = bool(verification.passed or decoded.done)
+        limit = self.config.max_episode_steps
+        truncated = limit is not None and self.steps >= limit
+        self._look()
+        return float(reward), terminated, truncated, self._info(summary, outcomes)
+
+    # -- observing --------------------------------------------------------------------------
+    def _look(self) -> None:
+        if self.needs_table:
+            view = self.channels.get("semantic.v1", {}).get(self.bp.machine)
+            self.table = element_table(view, self.config.elements, self.config.skip_roles)
+            self.ctx.table = self.table
+
+    def _locate(self, interaction: str) -> tuple[int, int] | None:
+        return click_point(self.world.scene(self.env.id, self.config.width, self.config.height), interaction)
+
+    def observe(self, out: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+        return self.bp.observations.encode(self, out)
+
+    def terminal(self) -> dict | None:
+        """The session's ``terminal.v1`` latch on its machine (``None`` before any command)."""
+        latch = self.channels.get("terminal.v1")
+        return latch.get(self.bp.machine) if isinstance(latch, dict) else None
+
+    def _info(self, summary: dict[str, Any], outcomes: list[dict]) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "outcome": summary,
+            "outcomes": outcomes,
+            "verification": verification_info(self.verification, self.config.reveal),
+            "seed": self.seed,
+            "step": self.steps,
+        }
+        info.update(self.reward.info())
+        if self.table is not None and self.bp.observations.wants_table:
+            info["elements"] = self.table.rows
+        if self.bp.actions.needs_vocabulary:
+            info["vocabulary"] = list(self.ctx.vocabulary)
+        return info
+
+    # -- pickling -------------------------------------------------------------------------
+    def state(self) -> dict[str, Any] | None:
+        """What continues this episode in another process (``None`` before the first reset)."""
+        if self.env is None:
+            return None
+        reward = dict(self.reward.__dict__)
+        reward.pop("cache", None)
+        return {
+            "seed": self.seed,
+            "steps": self.steps,
+            "session": self.env.id,
+            "snapshot": self.world.export_snapshot(),
+            "channels": self.channels,
+            "effect_state": self.effect_state,
+            "reward": reward,
+        }
+
+    def resume(self, state: dict[str, Any]) -> None:
+        """Continue an episode :meth:`state` described, in this episode's world."""
+        self.world.restore(self.bp.template)
+        self.instance = stage(self.world, self.bp.procedure, state["seed"])
+        self.world.import_snapshot(state["snapshot"])
+        self.env = self.world.session(state["session"])
+        self.seed = state["seed"]
+        self.steps = state["steps"]
+        self.channels = state["channels"]
+        self.effect_state = state["effect_state"]
+        self.reward.__dict__.update(state["reward"])
+        if self.bp.actions.needs_vocabulary:
+            self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+        self.verification = check(self.world, self.instance)
+        self._look()
+
+
+def verification_info(verification: Verification | None, reveal: bool = False) -> dict[str, Any]:
+    """The verification as ``info`` carries it: verdicts only, unless ``reveal``.
+
+    Expected and found values (and reasons, which quote them) can give the answer away, so
+    they appear only with ``reveal``.
+    """
+    if verification is None:
+        return {}
+    if reveal:
+        return verification.to_plain()
+    return {
+        "passed": verification.passed,
+        "score": verification.score,
+        "checks": [{"kind": c.kind, "subject": c.subject, "passed": c.passed} for c in verification.checks],
+    }

@@ -1,0 +1,116 @@
+"""The element table: the ``semantic.v1`` controls of the screen as a fixed-size ``float32`` array.
+
+One row per control the session's ``semantic.v1`` channel lists (roles in ``skip_roles``
+left out), topmost first — the later a control is painted, the earlier its row: an open
+panel, the top bar and dock, then windows from the front, then the desktop — cut to ``K``
+rows; empty rows are all zero. A control partly or wholly under another window is still
+listed, as the channel lists it. Every feature is in ``[0, 1]``:
+
+====  ==============  ===========================================================
+col   name            value
+====  ==============  ===========================================================
+0     present         1 for a control, 0 for an empty row
+1     role            ``ROLES.index(role) / len(ROLES)`` (``other`` for unknown roles)
+2     label           ``bucket(label) / LABEL_BUCKETS``: a hashed label id
+3-6   bounds          ``x0 / W, y0 / H, x1 / W, y1 / H`` of the screen
+7-8   centre          the centre of the bounds, ``x / W, y / H`` (of the clamped bounds)
+9     enabled         1 or 0
+10    focused         1 or 0
+11    checked         1 when checked or selected
+12    in_window       1 when the control belongs to a window (0: the desktop shell)
+13    value           ``bucket(value) / LABEL_BUCKETS`` (0 without a value)
+====  ==============  ===========================================================
+
+``bucket(text) = 1 + u64(text) % (LABEL_BUCKETS - 1)`` with :func:`cwgym.kernel.digest.u64`
+(never ``hash()``), so ids are the same in every process; ``round(v * LABEL_BUCKETS)``
+gives the id back exactly. The rows themselves (id, role, label, value, state, bounds)
+are ``info["elements"]``.
+
+``click-element`` clicks row ``k`` where hit testing says a click reaches that control on
+the screen at the env's viewport (:func:`click_point`), found when the action is taken.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+import numpy as np
+
+from cwgym.kernel.digest import u64
+from cwgym.scene import Scene
+
+__all__ = ["FEATURES", "LABEL_BUCKETS", "ROLES", "ElementTable", "bucket", "click_point", "element_table"]
+
+#: Known roles, in id order; anything else is ``other``.
+ROLES = (
+    "", "button", "icon", "titlebar", "grip", "textbox", "searchbox", "list", "listitem", "row",
+    "columnheader", "tab", "menu", "menuitem", "dialog", "alert", "status", "slider", "scrollbar",
+    "checkbox", "radio", "link", "combobox", "image", "heading", "text", "toolbar", "other",
+)
+_ROLE_ID = {role: index for index, role in enumerate(ROLES)}
+FEATURES = ("present", "role", "label", "x0", "y0", "x1", "y1", "cx", "cy", "enabled", "focused", "checked", "in_window", "value")
+LABEL_BUCKETS = 4096
+
+
+@functools.lru_cache(maxsize=65536)
+def bucket(text: str) -> int:
+    """The hashed id of a label or value, ``1..LABEL_BUCKETS-1`` (0 is reserved for none)."""
+    return 1 + u64(text) % (LABEL_BUCKETS - 1)
+
+
+class ElementTable:
+    """A table and the ``semantic.v1`` elements its rows are."""
+
+    __slots__ = ("array", "rows")
+
+    def __init__(self, array: np.ndarray, rows: list[dict]) -> None:
+        self.array = array
+        self.rows = rows
+
+
+def element_table(view: dict | None, rows: int, skip_roles: Iterable[str] = ()) -> ElementTable:
+    """The table of a ``semantic.v1`` view (``None``: an empty table)."""
+    array = np.zeros((rows, len(FEATURES)), dtype=np.float32)
+    if not view:
+        return ElementTable(array, [])
+    skip = frozenset(skip_roles)
+    chosen = [e for e in reversed(view.get("elements") or ()) if e.get("role") not in skip][:rows]
+    n = len(chosen)
+    if not n:
+        return ElementTable(array, chosen)
+    screen = view.get("screen") or {}
+    size = np.array([screen.get("width") or 1, screen.get("height") or 1] * 2, dtype=np.float64)
+    other = _ROLE_ID["other"]
+    boxes = np.array([(b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"]) for b in (e["bounds"] for e in chosen)], dtype=np.float64)
+    boxes = np.clip(boxes / size, 0.0, 1.0)
+    table = array[:n]
+    table[:, 0] = 1.0
+    table[:, 1] = [_ROLE_ID.get(e.get("role", ""), other) for e in chosen]
+    table[:, 1] /= len(ROLES)
+    table[:, 2] = [bucket(e.get("label") or "") for e in chosen]
+    table[:, 2] /= LABEL_BUCKETS
+    table[:, 3:7] = boxes
+    table[:, 7] = (boxes[:, 0] + boxes[:, 2]) / 2
+    table[:, 8] = (boxes[:, 1] + boxes[:, 3]) / 2
+    table[:, 9] = [e.get("enabled", True) for e in chosen]
+    table[:, 10] = [bool(e.get("focused")) for e in chosen]
+    table[:, 11] = [bool(e.get("checked") or e.get("selected")) for e in chosen]
+    table[:, 12] = ["window" in e for e in chosen]
+    table[:, 13] = [bucket(e["value"]) if e.get("value") else 0 for e in chosen]
+    table[:, 13] /= LABEL_BUCKETS
+    return ElementTable(array, chosen)
+
+
+def click_point(scene: Scene, interaction: str) -> tuple[int, int] | None:
+    """Where a click on ``scene`` reaches the control ``interaction``, or ``None``.
+
+    The topmost of the control's nodes that a click reaches decides, as the scene's
+    accessibility entries choose their point.
+    """
+    nodes = [n for n in scene.painted() if n.interaction == interaction]
+    for node in reversed(nodes):
+        point = scene.reachable_point(node.id)
+        if point is not None:
+            return point
+    return None

@@ -1,0 +1,128 @@
+"""``ComputerEnv``: one procedure in one world as a Gymnasium environment.
+
+One class, configured by an ``envs/*.json`` entry (the keyword arguments of
+:class:`~cwgym.rl.config.TaskConfig`). Construction builds the world once and stages
+nothing; ``reset(seed=...)`` draws the procedure instance from the seed and restores the
+template snapshot; ``step`` sends the decoded action through the agent's session and
+rewards what the procedure's verifier sees.
+
+Seeds: ``reset(seed=s)`` stages instance ``s`` (and seeds ``np_random`` with ``s``);
+``reset()`` without a seed stages a seed drawn from ``np_random`` in the configuration's
+``train_seeds`` range (``test_seeds`` with ``split: "test"`` or ``options={"split":
+"test"}``). ``options={"instance": s}`` stages instance ``s`` without reseeding.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from cwgym.render import Renderer
+from cwgym.rl.config import TaskConfig, task_config
+from cwgym.rl.core import Blueprint, Episode
+from cwgym.rl.render import ansi_screen, rgb_frame
+
+__all__ = ["ComputerEnv"]
+
+
+class ComputerEnv(gym.Env[dict, Any]):
+    """A task of the procedure library as a Gymnasium env (see ``docs/rl.md``).
+
+    Args:
+        procedure: the library id of the task.
+        render_mode: ``None``, ``"rgb_array"`` (an ``(H, W, 3)`` frame) or ``"ansi"``
+            (a text screen).
+        **kwargs: the rest of :class:`~cwgym.rl.config.TaskConfig`.
+
+    Raises:
+        TypeError: an unknown keyword argument or a value of the wrong type.
+        ValueError: a value out of range or one the grant does not allow.
+        KeyError: no procedure with that id.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+
+    def __init__(self, procedure: str, render_mode: str | None = None, **kwargs: Any) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self._kwargs = {"procedure": procedure, **kwargs}
+        self.config: TaskConfig = task_config(self._kwargs)
+        self.render_mode = render_mode
+        self._blueprint = Blueprint(self.config)
+        self._episode = Episode(self._blueprint)
+        self._renderer: Renderer | None = None
+        self.observation_space = self._blueprint.observations.space
+        self.action_space = self._blueprint.actions.space
+
+    # -- the Gymnasium API ----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        super().reset(seed=seed)
+        info = self._episode.reset(self._instance_seed(seed, options or {}))
+        return self._episode.observe(), info
+
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        reward, terminated, truncated, info = self._episode.step(action)
+        return self._episode.observe(), reward, terminated, truncated, info
+
+    def render(self) -> np.ndarray | str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() needs a render_mode: make the env with render_mode='rgb_array' or 'ansi'")
+            return None
+        if self._episode.env is None:
+            raise gym.error.ResetNeeded("reset the env before rendering it")
+        if self.render_mode == "ansi":
+            return ansi_screen(self._episode)
+        if self._renderer is None:
+            self._renderer = Renderer()
+        return rgb_frame(self._episode, self._renderer)
+
+    def close(self) -> None:
+        self._renderer = None
+
+    # -- seeds ----------------------------------------------------------------------------
+    def _instance_seed(self, seed: int | None, options: dict[str, Any]) -> int:
+        if "instance" in options:
+            value = options["instance"]
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"options['instance'] must be a non-negative int, got {value!r}")
+            return int(value)
+        if seed is not None:
+            return int(seed)
+        split = options.get("split")
+        if split not in (None, "train", "test"):
+            raise ValueError(f"options['split'] must be 'train' or 'test', got {split!r}")
+        lo, hi = self.config.seed_range(split)
+        return int(self.np_random.integers(lo, hi, dtype=np.uint64))
+
+    # -- what the env exposes besides the API -----------------------------------------------
+    @property
+    def instruction(self) -> str:
+        """The current instance's instruction (after a reset)."""
+        if self._episode.instance is None:
+            raise gym.error.ResetNeeded("reset the env first")
+        return self._episode.instance.instruction
+
+    # -- pickling -------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "kwargs": self._kwargs,
+            "render_mode": self.render_mode,
+            "np_random": self._np_random,
+            "np_random_seed": self._np_random_seed,
+            "spec": self.spec,
+            "episode": self._episode.state(),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        kwargs = dict(state["kwargs"])
+        self.__init__(kwargs.pop("procedure"), render_mode=state["render_mode"], **kwargs)
+        self._np_random = state["np_random"]
+        self._np_random_seed = state["np_random_seed"]
+        self.spec = state["spec"]
+        if state["episode"] is not None:
+            self._episode.resume(state["episode"])
+
+    def __repr__(self) -> str:
+        return f"<ComputerEnv {self.spec.id if self.spec else self.config.procedure}>"

@@ -1,0 +1,67 @@
+"""spec/004's RL task checks: the expert's recorded actions earn the full reward through
+each env's own interface, and random actions earn nothing."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+from rl_kit import IDS, RandomPolicy, ids, short
+
+from cwgym.rl.expert import expert_demonstration, expert_rollout
+
+#: a training seed and one from the held-out test range
+SEEDS = (3, 1_000_003)
+
+
+def _gui_available(env: gym.Env) -> bool:
+    try:
+        expert_demonstration(env, 0, "gui")
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _earns_full_reward(env_id: str, seed: int) -> None:
+    env = gym.make(env_id)
+    transitions = expert_rollout(env, seed)
+    assert transitions, "the expert took no step"
+    assert sum(t.reward for t in transitions) == pytest.approx(1.0)
+    assert transitions[-1].terminated and not transitions[-1].truncated
+    assert transitions[-1].info["verification"]["passed"]
+    assert not any(t.terminated for t in transitions[:-1])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("env_id", ids("terminal"), ids=short)
+def test_the_experts_recorded_tool_actions_earn_the_full_reward(env_id, seed):
+    _earns_full_reward(env_id, seed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("env_id", ids("easy"), ids=short)
+def test_the_experts_gestures_through_the_rl_presets_earn_the_full_reward(env_id, seed):
+    if not _gui_available(gym.make(env_id)):
+        pytest.skip("GUI projection is not available in this checkout")
+    _earns_full_reward(env_id, seed)
+
+
+@pytest.mark.parametrize("env_id", ids("procedures"), ids=short)
+def test_the_experts_screen_actions_earn_the_full_reward(env_id):
+    if not _gui_available(gym.make(env_id)):
+        pytest.skip("GUI projection is not available in this checkout")
+    _earns_full_reward(env_id, 1_000_003)
+
+
+@pytest.mark.parametrize("env_id", IDS, ids=short)
+def test_random_actions_earn_nothing(env_id):
+    env = gym.make(env_id)
+    policy = RandomPolicy(env, seed=1)
+    env.reset(seed=1_000_001)
+    total = 0.0
+    for _ in range(30):
+        _, reward, terminated, truncated, info = env.step(policy())
+        total += reward
+        assert not info["verification"]["passed"]
+        if terminated or truncated:
+            break
+    assert total == 0.0

@@ -1,0 +1,160 @@
+"""Registration from envs/*.json: ids, string entry points, JSON kwargs, the suites' contents,
+and `cwgym list`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+from gymnasium.envs.registration import EnvSpec
+from rl_kit import BY_ID, ENTRIES, IDS, ids, short
+
+from cwgym import World
+from cwgym.cli import envs as envs_cli
+from cwgym.procedures import stage
+from cwgym.procedures.library import load_all
+from cwgym.resources import load_world
+from cwgym.rl.config import TaskConfig, task_config
+from cwgym.rl.registration import ENTRY_POINT, VECTOR_ENTRY_POINT, register_envs
+from cwgym.rl.specs import SpecError, load_suites
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_entry_is_registered_with_string_entry_points():
+    assert len(IDS) == len(set(IDS))
+    for e in ENTRIES:
+        spec = gym.spec(e.id)
+        assert spec.entry_point == ENTRY_POINT and spec.vector_entry_point == VECTOR_ENTRY_POINT
+        assert spec.kwargs == e.kwargs and spec.max_episode_steps == e.max_episode_steps
+        assert e.id == f"cwgym/{e.name}-v{e.version}"
+
+
+def test_registering_again_changes_nothing():
+    before = {i: gym.spec(i) for i in IDS}
+    assert register_envs() == IDS
+    assert all(gym.spec(i) is before[i] for i in IDS)
+
+
+@pytest.mark.parametrize("env_id", IDS, ids=short)
+def test_the_spec_round_trips_through_json(env_id):
+    spec = gym.spec(env_id)
+    text = spec.to_json()
+    again = EnvSpec.from_json(text)
+    assert again == spec and again.to_json() == text
+    task_config(json.loads(text)["kwargs"])  # the kwargs are a valid configuration as they stand
+
+
+@pytest.mark.skipif("cwgym.rl" not in (ROOT / "cwgym" / "__init__.py").read_text(),
+                    reason="waits for `import cwgym.rl` in cwgym/__init__.py")
+def test_make_with_the_module_prefix_needs_no_import():
+    code = "import gymnasium; env = gymnasium.make('cwgym:cwgym/terminal-ops-backup-script-v0'); print(env.reset(seed=1)[0]['instruction'][:7])"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "Install"
+
+
+def test_every_entry_states_disjoint_train_and_test_seeds():
+    for e in ENTRIES:
+        config = task_config(e.kwargs)
+        (a, b), (c, d) = config.train_seeds, config.test_seeds
+        assert "train_seeds" in e.kwargs and "test_seeds" in e.kwargs, e.id
+        assert b <= c or d <= a, e.id
+        assert e.max_episode_steps is not None, e.id
+
+
+def test_the_easy_tier_has_at_least_twelve_seeded_desktop_tasks():
+    easy = [BY_ID[i] for i in ids("easy")]
+    assert len(easy) >= 12
+    library = {p.id: p for p in load_all()}
+    template = World(load_world("ubuntu-workstation"), seed=0)
+    snapshot = template.snapshot()
+    for e in easy:
+        procedure = library[e.kwargs["procedure"]]
+        assert procedure.domain == "easy"
+        assert "pointer.v1" in e.kwargs["actions"] and "envelopes" not in e.kwargs["interface"]
+        instructions = {stage(template.fork(snapshot), procedure, seed).instruction for seed in range(20)}
+        assert len(instructions) >= 3, f"{e.id}: the instruction hardly varies with the seed"
+
+
+def test_every_library_procedure_is_a_screen_env_and_every_tool_only_one_a_terminal_env():
+    library = [p for p in load_all() if p.domain != "easy"]
+    screen = {BY_ID[i].kwargs["procedure"] for i in ids("procedures")}
+    assert screen == {p.id for p in library}
+    for i in ids("procedures"):
+        kwargs = BY_ID[i].kwargs
+        assert i == f"cwgym/{kwargs['procedure']}-v0"
+        assert kwargs["interface"] == "screen" and "pixels" in kwargs["obs"]
+    terminal = {BY_ID[i].kwargs["procedure"]: BY_ID[i].kwargs for i in ids("terminal")}
+    for p in library:
+        families = {call.family for phase in p.phases for call in phase.tool}
+        if families <= {"terminal.v1", "filesystem.v1"}:
+            kwargs = terminal[p.id]
+            assert sorted(families) == kwargs["actions"] and kwargs["interface"] == "envelopes"
+            assert kwargs["obs"] == ["terminal", "instruction"]
+
+
+def test_a_broken_suite_file_is_refused_strictly_and_skipped_on_import(tmp_path):
+    (tmp_path / "good.json").write_text(json.dumps({"envs": [{"name": "x", "procedure": "ops-backup-script"}]}))
+    (tmp_path / "bad.json").write_text(json.dumps({"envs": [{"name": "y", "procedure": "p", "speed": 3}]}))
+    with pytest.raises(SpecError, match=r"bad\.json envs\[0\].*unknown field.*speed"):
+        load_suites(tmp_path)
+    with pytest.warns(UserWarning, match="skipping"):
+        entries = load_suites(tmp_path, strict=False)
+    assert [e.id for e in entries] == ["cwgym/x-v0"]
+
+
+def test_one_id_in_two_files_is_refused(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.json").write_text(json.dumps({"envs": [{"name": "same", "procedure": "ops-backup-script"}]}))
+    with pytest.raises(SpecError, match=r"also defined in a\.json"):
+        load_suites(tmp_path)
+
+
+def test_a_selector_entry_stands_for_one_env_per_selected_procedure(tmp_path):
+    suite = {"defaults": {"obs": ["instruction"]},
+             "envs": [{"name": "t-{procedure}", "procedures": {"domains": ["legal"], "tool_families": ["terminal.v1"]},
+                       "actions": "tool-families", "observations": ["terminal.v1"], "interface": "envelopes"}]}
+    (tmp_path / "s.json").write_text(json.dumps(suite))
+    entries = load_suites(tmp_path)
+    legal = sorted(p.id for p in load_all() if p.domain == "legal"
+                   and {c.family for ph in p.phases for c in ph.tool} == {"terminal.v1"})
+    assert [e.kwargs["procedure"] for e in entries] == legal
+    assert all(e.kwargs["actions"] == ["terminal.v1"] and e.title for e in entries)
+
+
+def test_unknown_keyword_arguments_name_themselves():
+    with pytest.raises(TypeError, match="speed"):
+        gym.make("cwgym/terminal-ops-backup-script-v0", speed=3)
+    with pytest.raises(ValueError, match=r"pixels\.v1"):
+        gym.make("cwgym/terminal-ops-backup-script-v0", obs=["pixels"])
+    with pytest.raises(ValueError, match="overlap"):
+        gym.make("cwgym/terminal-ops-backup-script-v0", test_seeds=[10, 20], train_seeds=[0, 15])
+    assert set(TaskConfig.__struct_fields__) >= {k for e in ENTRIES for k in e.kwargs}
+
+
+def _cli(argv):
+    parser = argparse.ArgumentParser()
+    envs_cli.add_parser(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+def test_cwgym_list_prints_ids_tasks_interfaces_and_step_limits(capsys):
+    assert _cli(["list"]) == 0
+    out = capsys.readouterr().out
+    for e in ENTRIES:
+        line = next(line for line in out.splitlines() if f" {e.id} " in line)
+        assert e.interface in line and f"{e.max_episode_steps} steps" in line and e.title in line
+    assert "[easy]" in out and "[terminal]" in out
+
+
+def test_cwgym_list_json_and_suite_filter(capsys):
+    assert _cli(["list", "--suite", "terminal", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in rows] == ids("terminal")
+    assert _cli(["list", "--suite", "nope"]) == 1
