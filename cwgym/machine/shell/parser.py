@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from cwgym.machine.shell import ast
 from cwgym.machine.shell.errors import ShellSyntaxError
 from cwgym.machine.shell.lexer import Lexer, Token, is_name
+from cwgym.machine.shell.testcmd import UNARY
 
 RESERVED = frozenset(
     [
@@ -42,35 +43,8 @@ RESERVED = frozenset(
 )
 LIST_END = frozenset(["then", "elif", "else", "fi", "do", "done", "esac", "}"])
 REDIRECT_OPS = frozenset(["<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"])
-COND_UNARY = frozenset(
-    [
-        "-a",
-        "-b",
-        "-c",
-        "-d",
-        "-e",
-        "-f",
-        "-g",
-        "-h",
-        "-k",
-        "-p",
-        "-r",
-        "-s",
-        "-t",
-        "-u",
-        "-w",
-        "-x",
-        "-G",
-        "-L",
-        "-N",
-        "-O",
-        "-S",
-        "-z",
-        "-n",
-        "-v",
-        "-o",
-    ]
-)
+# [[ ]] takes the same unary file and string tests as test/[.
+COND_UNARY = UNARY
 COND_BINARY = frozenset(
     ["==", "=", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"]
 )
