@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from cwgym._version import __version__, engine_version
-from cwgym.cli import dataset, demo, envs, procedure, render, worlds
+from cwgym.cli import dataset, demo, envs, eval, procedure, render, train, verify, worlds
 
-SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset)
+SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset, train, eval, verify)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,211 @@
+"""``cwgym train``: train a stable-baselines3 agent on one env.
+
+    cwgym train --algo ppo --env cwgym/easy-new-folder-v0 --steps 200000 --n-envs 8 --seed 0 --out runs/ppo-new-folder
+
+Needs the ``train`` extra (stable-baselines3, torch, matplotlib, tensorboard). The env is
+used as it is registered: the easy tier's observations are SB3-ready (every entry a
+``Box``), so every algorithm uses ``MultiInputPolicy``; ``dqn`` and ``a2c`` need a
+``Discrete`` action space (the easy tier's element-click interfaces have one).
+
+Vector env: stable-baselines3's ``VecEnv`` API is not Gymnasium's (``step`` returns 4
+values, ``reset`` takes no seed, autoreset is in-step), so ``train`` uses SB3's own
+``DummyVecEnv`` (``--vec dummy``, one process) or ``SubprocVecEnv`` (``--vec subproc``,
+``spawn`` workers) over ``gymnasium.make(env_id)`` envs, each wrapped in SB3's ``Monitor``
+(env ``i`` is seeded ``seed + i``; ``--reward partial|phases`` trains on a denser reward wrapper; resets draw instances from the training seed range).
+
+Written to ``--out``: ``model.zip``, ``progress.csv`` and TensorBoard event files (SB3's
+logger), ``monitor/*.monitor.csv`` (every training episode), ``learning_curve.png``
+(success per episode, rolling mean, against timesteps), and ``train.json``: the command,
+seed, wall time, machine, versions and — with ``--eval-episodes N`` — the trained policy's
+success rate on the first ``N`` held-out test seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+__all__ = ["learning_curve", "train"]
+
+ALGOS = ("ppo", "a2c", "dqn")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("train", help="train a stable-baselines3 agent on an env (needs the train extra)")
+    parser.add_argument("--algo", choices=ALGOS, default="ppo")
+    parser.add_argument("--env", required=True, help="a registered env id, e.g. cwgym/easy-new-folder-v0")
+    parser.add_argument("--steps", type=int, default=100_000, help="total environment steps")
+    parser.add_argument("--n-envs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reward", choices=("sparse", "partial", "phases"), help="train with this reward wrapper instead of the env's (success is still the verifier's)")
+    parser.add_argument("--vec", choices=("dummy", "subproc"), default="dummy")
+    parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+class Success(gym.Wrapper):
+    """Puts ``is_success`` (the verifier passed) in ``info``, for the monitor and SB3's logger."""
+
+    def step(self, action: Any) -> Any:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        info["is_success"] = bool(info.get("verification", {}).get("passed"))
+        return obs, reward, terminated, truncated, info
+
+
+def _make(env_id: str, rank: int, seed: int, monitor_dir: str, overrides: dict[str, Any]) -> Any:
+    def thunk() -> Any:
+        from stable_baselines3.common.monitor import Monitor
+
+        import cwgym.rl  # noqa: F401
+
+        env = Monitor(Success(gym.make(env_id, **overrides)), os.path.join(monitor_dir, str(rank)), info_keywords=("is_success",))
+        env.reset(seed=seed + rank)
+        return env
+
+    return thunk
+
+
+def _progress_callback(total: int, enabled: bool) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    class Progress(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=total, unit="step", desc="train", disable=not enabled)
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.training_env.num_envs)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    return Progress()
+
+
+def _monitor_rows(monitor_dir: Path) -> list[dict[str, float]]:
+    """Every finished training episode of every ``*.monitor.csv``, in wall-time order."""
+    rows = []
+    for path in sorted(monitor_dir.glob("*.monitor.csv")):
+        lines = path.read_text().splitlines()[1:]  # the first line is the monitor's JSON header
+        for row in csv.DictReader(lines):
+            rows.append({"r": float(row["r"]), "l": int(row["l"]), "t": float(row["t"]), "is_success": float(row.get("is_success") == "True")})
+    return sorted(rows, key=lambda r: r["t"])
+
+
+def learning_curve(monitor_dir: Path, path: Path, title: str, window: int = 50) -> str | None:
+    """Success and return per training episode (rolling mean) against timesteps; why it was skipped, or None."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import numpy as np
+    except ImportError as exc:
+        return f"no learning curve ({exc})"
+    rows = _monitor_rows(monitor_dir)
+    if not rows:
+        return "no learning curve: no training episode finished"
+    steps = np.cumsum([r["l"] for r in rows])
+    w = max(1, min(window, len(rows) // 5 or 1))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (("is_success", "success"), ("r", "return")):
+        values = np.array([r[key] for r in rows])
+        rolling = np.array([values[max(0, i - w + 1) : i + 1].mean() for i in range(len(values))])
+        ax.plot(steps, rolling, label=f"{label} (rolling mean of {w} episodes)")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("timesteps")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return None
+
+
+def evaluate_policy_on_test(model: Any, env_id: str, episodes: int) -> dict[str, Any]:
+    """The policy's success on the env's first ``episodes`` held-out test seeds (deterministic actions)."""
+    env = gym.make(env_id)
+    lo, _ = env.unwrapped.config.test_seeds
+    successes = 0
+    for seed in range(lo, lo + episodes):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            action, _ = model.predict(obs, deterministic=True)
+            obs, _, terminated, truncated, info = env.step(int(action) if getattr(action, "ndim", 1) == 0 else action)
+            if terminated or truncated:
+                successes += bool(info["verification"].get("passed"))
+                break
+    return {"test_seeds": [lo, lo + episodes], "episodes": episodes, "success_rate": successes / episodes}
+
+
+def train(args: argparse.Namespace) -> dict[str, Any]:
+    import stable_baselines3 as sb3
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    import cwgym.rl  # noqa: F401
+
+    out = Path(args.out)
+    monitor = out / "monitor"
+    monitor.mkdir(parents=True, exist_ok=True)
+    overrides = {"reward": args.reward} if args.reward else {}
+    thunks = [_make(args.env, i, args.seed, str(monitor), overrides) for i in range(args.n_envs)]
+    envs = SubprocVecEnv(thunks, start_method="spawn") if args.vec == "subproc" else DummyVecEnv(thunks)
+    cls = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[args.algo]
+    kwargs: dict[str, Any] = {"seed": args.seed, "verbose": 0, "device": "cpu"}
+    if args.algo == "ppo":
+        kwargs["n_steps"] = max(8, min(256, args.steps // max(1, args.n_envs)))
+        kwargs["batch_size"] = min(64, kwargs["n_steps"] * args.n_envs)
+    if args.algo == "dqn":
+        kwargs["learning_starts"] = min(1000, args.steps // 10)
+    model = cls("MultiInputPolicy", envs, **kwargs)
+    model.set_logger(configure(str(out), ["csv", "tensorboard"]))
+    started = time.perf_counter()
+    model.learn(args.steps, callback=_progress_callback(args.steps, not args.quiet))
+    wall = time.perf_counter() - started
+    model.save(out / "model.zip")
+    envs.close()
+    report: dict[str, Any] = {
+        "command": "cwgym train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else None,
+        "algo": args.algo,
+        "policy": "MultiInputPolicy",
+        "env": args.env,
+        "reward": args.reward or "the env's",
+        "steps": args.steps,
+        "n_envs": args.n_envs,
+        "vec": args.vec,
+        "seed": args.seed,
+        "wall_seconds": round(wall, 1),
+        "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count()},
+        "versions": {"stable_baselines3": sb3.__version__, "python": platform.python_version()},
+    }
+    skipped = learning_curve(monitor, out / "learning_curve.png", f"{args.algo} on {args.env}")
+    if skipped:
+        print(f"cwgym train: {skipped}", file=sys.stderr)
+    if args.eval_episodes:
+        report["test"] = evaluate_policy_on_test(model, args.env, args.eval_episodes)
+    (out / "train.json").write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import stable_baselines3  # noqa: F401
+    except ImportError:
+        print("cwgym train: needs stable-baselines3 and torch: pip install torch==2.13.0 && pip install '.[train]'", file=sys.stderr)
+        return 1
+    report = train(args)
+    print(json.dumps(report, indent=2))
+    return 0
