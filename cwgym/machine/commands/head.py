@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.context import CommandContext, Exit
@@ -72,9 +75,11 @@ def read_for(ctx: CommandContext, operand: str) -> bytes | None:
         return None
 
 
-@command("head")
-def head(ctx: CommandContext) -> int:
-    opts, operands = ctx.options(SPEC)
+def head_or_tail(ctx: CommandContext, spec: OptionSpec, pick: Callable[[Any, int, str], Any]) -> int:
+    """The shared body of head and tail: options, file headers, and ``pick`` choosing
+    which units of each input to print (a slice of the bytes, or of the list of lines)
+    from the count and its sign."""
+    opts, operands = ctx.options(spec)
     count, unit, sign = 10, "lines", ""
     verbose = None
     sep = b"\n"
@@ -104,10 +109,15 @@ def head(ctx: CommandContext) -> int:
             name = "standard input" if operand == "-" else operand
             ctx.out(("" if first else "\n") + f"==> {name} <==\n")
         first = False
-        if unit == "bytes":
-            ctx.out(data[: max(len(data) - count, 0)] if sign == "-" else data[:count])
-        else:
-            lines = split_keep(data, sep)
-            chosen = lines[: max(len(lines) - count, 0)] if sign == "-" else lines[:count]
-            ctx.out(b"".join(chosen))
+        chosen = pick(data if unit == "bytes" else split_keep(data, sep), count, sign)
+        ctx.out(chosen if isinstance(chosen, bytes) else b"".join(chosen))
     return status
+
+
+def _head_pick(units: Any, count: int, sign: str) -> Any:
+    return units[: max(len(units) - count, 0)] if sign == "-" else units[:count]
+
+
+@command("head")
+def head(ctx: CommandContext) -> int:
+    return head_or_tail(ctx, SPEC, _head_pick)

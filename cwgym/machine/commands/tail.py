@@ -6,9 +6,11 @@ grow a file while tail waits.
 
 from __future__ import annotations
 
+from typing import Any
+
 from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
-from cwgym.machine.commands.head import parse_count, read_for, split_keep
+from cwgym.machine.commands.head import head_or_tail
 from cwgym.machine.context import CommandContext
 
 SPEC = OptionSpec(
@@ -26,47 +28,12 @@ SPEC = OptionSpec(
 )
 
 
+def _tail_pick(units: Any, count: int, sign: str) -> Any:
+    if sign == "+":
+        return units[max(count - 1, 0) :]
+    return units[max(len(units) - count, 0) :] if count else units[:0]
+
+
 @command("tail")
 def tail(ctx: CommandContext) -> int:
-    opts, operands = ctx.options(SPEC)
-    count, unit, sign = 10, "lines", ""
-    verbose = None
-    sep = b"\n"
-    for key, value in opts:
-        if key == "n":
-            count, sign = parse_count(ctx, value or "", "lines")
-            unit = "lines"
-        elif key == "c":
-            count, sign = parse_count(ctx, value or "", "bytes")
-            unit = "bytes"
-        elif key == "q":
-            verbose = False
-        elif key == "v":
-            verbose = True
-        elif key == "z":
-            sep = b"\0"
-    files = operands or ["-"]
-    show = verbose if verbose is not None else len(files) > 1
-    status = 0
-    first = True
-    for operand in files:
-        data = read_for(ctx, operand)
-        if data is None:
-            status = 1
-            continue
-        if show:
-            name = "standard input" if operand == "-" else operand
-            ctx.out(("" if first else "\n") + f"==> {name} <==\n")
-        first = False
-        if unit == "bytes":
-            if sign == "+":
-                ctx.out(data[max(count - 1, 0) :])
-            else:
-                ctx.out(data[max(len(data) - count, 0) :] if count else b"")
-        else:
-            lines = split_keep(data, sep)
-            if sign == "+":
-                ctx.out(b"".join(lines[max(count - 1, 0) :]))
-            else:
-                ctx.out(b"".join(lines[max(len(lines) - count, 0) :]) if count else b"")
-    return status
+    return head_or_tail(ctx, SPEC, _tail_pick)
