@@ -355,3 +355,28 @@ def usage_exit(ctx: CommandContext, message: str, status: int = 1) -> None:
     ctx.err(f"Try '{ctx.name} --help' for more information.\n")
     raise Exit(status)
 
+
+def two_inputs(ctx: CommandContext, operands: list[str], eol: str) -> list[list[str]] | None:
+    """The lines of exactly two file operands (``-`` is stdin), as comm and join take them.
+
+    A wrong operand count exits with GNU's usage message; an unreadable file is reported
+    and gives ``None``.
+    """
+    if len(operands) < 2:
+        if not operands:
+            usage_exit(ctx, "missing operand")
+        usage_exit(ctx, f"missing operand after '{operands[0]}'")
+    if len(operands) > 2:
+        usage_exit(ctx, f"extra operand '{operands[2]}'")
+    contents = []
+    for operand in operands:
+        try:
+            data = text(ctx.read_input(operand))
+        except FsError as exc:
+            ctx.error(f"{operand}: {exc.strerror_text}")
+            return None
+        lines = data.split(eol)
+        if lines and lines[-1] == "":
+            lines.pop()
+        contents.append(lines)
+    return contents

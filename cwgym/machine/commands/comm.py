@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
-from cwgym.machine.commands._text import arg_text, emit, text, usage_exit
+from cwgym.machine.commands._text import arg_text, emit, two_inputs
 from cwgym.machine.context import CommandContext, Exit
-from cwgym.machine.filesystem import FsError
 
 SPEC = OptionSpec(
     short="123z",
@@ -42,23 +41,9 @@ def comm(ctx: CommandContext) -> int:
             check = False
         elif key == "z":
             eol = "\0"
-    if len(operands) < 2:
-        if not operands:
-            usage_exit(ctx, "missing operand")
-        usage_exit(ctx, f"missing operand after '{operands[0]}'")
-    if len(operands) > 2:
-        usage_exit(ctx, f"extra operand '{operands[2]}'")
-    files = []
-    for operand in operands:
-        try:
-            data = text(ctx.read_input(operand))
-        except FsError as exc:
-            ctx.error(f"{operand}: {exc.strerror_text}")
-            return 1
-        lines = data.split(eol)
-        if lines and lines[-1] == "":
-            lines.pop()
-        files.append(lines)
+    files = two_inputs(ctx, operands, eol)
+    if files is None:
+        return 1
     a, b = files
     prefix = {1: "", 2: "" if 1 in hide else delim, 3: ""}
     prefix[3] = (delim if 1 not in hide else "") + (delim if 2 not in hide else "")

@@ -8,9 +8,8 @@ import re
 
 from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
-from cwgym.machine.commands._text import arg_text, emit, lower, shown, text, usage_exit
+from cwgym.machine.commands._text import arg_text, emit, lower, shown, two_inputs
 from cwgym.machine.context import CommandContext, Exit
-from cwgym.machine.filesystem import FsError
 
 SPEC = OptionSpec(
     short="t:1:2:j:a:v:o:e:iz",
@@ -93,23 +92,9 @@ def join(ctx: CommandContext) -> int:
             check = False
         elif key == "z":
             eol = "\0"
-    if len(operands) < 2:
-        if not operands:
-            usage_exit(ctx, "missing operand")
-        usage_exit(ctx, f"missing operand after '{operands[0]}'")
-    if len(operands) > 2:
-        usage_exit(ctx, f"extra operand '{operands[2]}'")
-    contents = []
-    for operand in operands:
-        try:
-            data = text(ctx.read_input(operand))
-        except FsError as exc:
-            ctx.error(f"{operand}: {exc.strerror_text}")
-            return 1
-        lines = data.split(eol)
-        if lines and lines[-1] == "":
-            lines.pop()
-        contents.append(lines)
+    contents = two_inputs(ctx, operands, eol)
+    if contents is None:
+        return 1
 
     def split(line: str) -> list[str]:
         if tab is None:
