@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from cwgym._version import engine_version
+from cwgym.desktop.autostart import run_autostart
 from cwgym.desktop.state import Desktop
 from cwgym.environment.channels import ObservationChannel, builtin_channels
 from cwgym.environment.effects import effect_between, visible_projection
@@ -41,6 +42,8 @@ from cwgym.protocol.definition import Computer, DefinitionError, Link, Node, loa
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
 from cwgym.render import Renderer
 from cwgym.scene import Scene
+
+_GUI_FAMILIES = frozenset({"application.v1", "pointer.v1", "keyboard.v1"})
 
 _MAX_SEED = (1 << 64) - 1
 #: The largest viewport ``scene``/``render`` accept, in pixels (width * height).
@@ -133,6 +136,17 @@ class World:
             machine = self._machines[machine_id]
             for path in machine.first_login():
                 self._record("filesystem.mkdir", machine_id, machine.user, {"path": path})
+            self._autostart(session, machine_id)
+
+    def _autostart(self, session: Session, machine_id: str) -> None:
+        """Open the machine user's autostart windows on the session's new desktop."""
+        machine = self._machines[machine_id]
+        started = run_autostart(seat_for(self, session, machine_id, create=True))
+        for item in started:
+            data = {"file": item.name, "window": item.window, "once": item.once} if item.error is None else {"file": item.name, "error": item.error}
+            self._record("application.autostart", machine_id, machine.user, data)
+        if not session.desktops[machine_id].windows:
+            del session.desktops[machine_id]  # nothing opened: the desktop stays lazily made
 
     def _check_config(self, config: Any) -> EnvironmentConfig:
         if isinstance(config, dict):
@@ -554,6 +568,57 @@ class World:
                 },
             },
         }
+
+    def desktop_session(self, machine_id: str) -> str | None:
+        """The latest graphical session on ``machine_id`` (the user's current login): one
+        granted the machine with a GUI family (``application.v1``, ``pointer.v1`` or
+        ``keyboard.v1``) on a desktop theme. ``None`` when there is none."""
+        if machine_theme(self, machine_id) is None:
+            return None
+        found = None
+        for s in self._sessions.values():
+            if machine_id in s.machines and (machine_id in s.desktops or not _GUI_FAMILIES.isdisjoint(s.config.actions)):
+                found = s.id
+        return found
+
+    def windows(self, machine_id: str, session: str | None = None) -> list[dict]:
+        """Privileged: the windows of a session's desktop on one machine, as plain data.
+
+        ``session`` defaults to :meth:`desktop_session` (the user's current login); with
+        no such session the list is empty. Each window is ``session``, ``id``,
+        ``app``, ``title``, ``document``, ``bounds`` (``[x, y, width, height]`` on the
+        native screen), ``minimized``, ``maximized`` and ``focused`` (it has the desktop's
+        focus), in stacking order, bottom first. Procedures check window state through it.
+
+        Raises:
+            KeyError: no such machine.
+            Refused: no such session.
+        """
+        if machine_id not in self._machines:
+            raise KeyError(f"no machine {machine_id!r}")
+        if session is None:
+            session = self.desktop_session(machine_id)
+            if session is None:
+                return []
+        owner = self._session(session)
+        desk = owner.desktops.get(machine_id)
+        if desk is None:  # a login whose desktop nothing has touched yet: no windows
+            return []
+        out = []
+        for wid in desk.stack:
+            win = desk.windows[wid]
+            out.append({
+                "session": owner.id,
+                "id": wid,
+                "app": win.app,
+                "title": win.title,
+                "document": win.document,
+                "bounds": [win.x, win.y, win.width, win.height],
+                "minimized": win.minimized,
+                "maximized": win.maximized,
+                "focused": desk.focused == wid,
+            })
+        return out
 
     def machine(self, machine_id: str) -> Machine:
         """The owner's trusted handle on one machine (files, shell state, processes)."""
