@@ -262,6 +262,53 @@ def _find(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
         r.reason = f"{len(keys)} element(s) match"
 
 
+# -- desktop checks ----------------------------------------------------------------------
+
+
+def _window_matches(window: dict, spec: dict, document: str | None) -> bool:
+    if spec.get("app") is not None and window["app"] != spec["app"]:
+        return False
+    if spec.get("title") is not None and spec["title"] not in (window["title"] or ""):
+        return False
+    if document is not None and window["document"] != document:
+        return False
+    for flag in ("maximized", "minimized", "focused"):
+        if spec.get(flag) is not None and window[flag] != spec[flag]:
+            return False
+    within = spec.get("within")
+    if within is not None:
+        x, y, width, height = window["bounds"]
+        if not (within[0] <= x and within[1] <= y and x + width <= within[2] and y + height <= within[3]):
+            return False
+    return True
+
+
+def _window(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
+    count = spec.get("count")
+    wanted = {k: v for k, v in spec.items() if k != "count" and v is not None}
+    within = spec.get("within")
+    if within is not None and len(within) != 4:
+        r.reason = "within must be [x0, y0, x1, y1]"
+        return
+    document = files.abspath(machine, spec["document"]) if spec.get("document") is not None else None
+    if document is not None:
+        wanted["document"] = document
+    r.subject = f"window {spec['app']}" if spec.get("app") else "window"
+    r.expected = {"window": wanted, "count": count if count is not None else "at least 1"}
+    if world.desktop_session(machine.id) is None:
+        r.reason = "no session has a desktop on this machine"
+        return
+    windows = world.windows(machine.id)
+    matching = [w for w in windows if _window_matches(w, spec, document)]
+    r.found = {
+        "count": len(matching),
+        "windows": [{k: w[k] for k in ("app", "title", "bounds", "minimized", "maximized", "focused")} for w in windows],
+    }
+    r.passed = len(matching) == count if count is not None else bool(matching)
+    if not r.passed:
+        r.reason = f"{len(matching)} window(s) match"
+
+
 CHECKS = {
     "file_equals": _file_equals,
     "file_has_line": _lines_check(True),
@@ -274,4 +321,5 @@ CHECKS = {
     "dir_entries": _dir_entries,
     "state": _state,
     "find": _find,
+    "window": _window,
 }

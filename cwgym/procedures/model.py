@@ -283,6 +283,25 @@ class FindCheck(Struct, forbid_unknown_fields=True, kw_only=True):
     count: int | None = None
 
 
+class WindowCheck(Struct, forbid_unknown_fields=True, kw_only=True):
+    """Windows on the machine's desktop that hold all the given fields: some window, or
+    exactly ``count`` (``0``: no such window). The desktop is the latest session's that has
+    one on the machine (the user's current login).
+
+    ``title`` is a part of the title; ``document`` a path (relative to home allowed);
+    ``within`` a rectangle ``[x0, y0, x1, y1]`` of the native screen the whole frame lies in.
+    """
+
+    app: str | None = None
+    title: str | None = None
+    document: str | None = None
+    maximized: bool | None = None
+    minimized: bool | None = None
+    focused: bool | None = None
+    within: list[int] | None = None
+    count: int | None = None
+
+
 class Check(Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
     """One check: exactly one of the fields is given."""
 
@@ -297,6 +316,7 @@ class Check(Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True
     dir_entries: DirEntries | None = None
     state: StateCheck | None = None
     find: FindCheck | None = None
+    window: WindowCheck | None = None
 
     def kind(self) -> str:
         """The check's kind (its one given field)."""

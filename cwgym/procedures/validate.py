@@ -391,6 +391,13 @@ class _Validator:
                 self.pointer(key, f"{sub}.where")
             if spec.count is not None and spec.count < 0:
                 raise self.fail(f"{sub}.count", "count must be 0 or more")
+        if kind == "window":
+            if spec.count is not None and spec.count < 0:
+                raise self.fail(f"{sub}.count", "count must be 0 or more")
+            if spec.within is not None and (len(spec.within) != 4 or spec.within[0] > spec.within[2] or spec.within[1] > spec.within[3]):
+                raise self.fail(f"{sub}.within", "within is [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1")
+            if not any(getattr(spec, f) is not None for f in spec.__struct_fields__ if f != "count"):
+                raise self.fail(sub, "a window check names at least one of " + ", ".join(f for f in spec.__struct_fields__ if f != "count"))
         self.value(msgspec.to_builtins(spec), sub, list(bound))
 
     def pointer(self, pointer: str, path: str) -> None:

@@ -125,3 +125,76 @@ def test_a_check_naming_a_capture_needs_verify_with():
     assert "needs the captured value 'n'" in bare.checks[0].reason
     assert verify_with(world, instance, {"n": "77"}).passed
     assert not verify_with(world, instance, {"n": "78"}).passed
+
+
+# -- window checks ---------------------------------------------------------------------------
+
+AUTOSTART = {"path": ".config/autostart/a.desktop", "lines": [
+    "[Desktop Entry]", "Exec=editor ~/Office/list.txt", "X-Cwgym-Bounds=700,100,400,300", "X-Cwgym-Once=true",
+]}
+WINDOW_SETUP = [{"path": "Office/list.txt", "lines": ["alpha"]}, AUTOSTART]
+
+
+def _window_world(checks: list[dict], *, login: bool = True):
+    from cwgym.protocol.config import EnvironmentConfig
+
+    world, instance = staged(with_checks(checks, WINDOW_SETUP), 0)
+    if login:
+        world.environment(EnvironmentConfig.desktop("ada", ["workstation"]))
+    return world, instance
+
+
+@pytest.mark.parametrize("check", [
+    {"app": "editor"},
+    {"app": "editor", "document": "Office/list.txt", "title": "list", "focused": True, "maximized": False},
+    {"app": "editor", "within": [640, 32, 1280, 800]},
+    {"app": "files", "count": 0},
+    {"app": "editor", "count": 1},
+])
+def test_window_check_passes(check):
+    world, instance = _window_world([{"window": check}])
+    result = verify(world, instance)
+    assert result.passed, result.checks[0]
+
+
+@pytest.mark.parametrize(("check", "reason"), [
+    ({"app": "files"}, "0 window(s) match"),
+    ({"app": "editor", "maximized": True}, "0 window(s) match"),
+    ({"app": "editor", "within": [0, 0, 640, 800]}, "0 window(s) match"),
+    ({"app": "editor", "document": "Office/other.txt"}, "0 window(s) match"),
+    ({"app": "editor", "count": 0}, "1 window(s) match"),
+])
+def test_window_check_fails_and_says_why(check, reason):
+    world, instance = _window_world([{"window": check}])
+    result = verify(world, instance).checks[0]
+    assert not result.passed and result.reason == reason
+    assert result.subject.startswith("window") and result.found["windows"][0]["app"] == "editor"
+
+
+def test_a_window_check_needs_a_graphical_login():
+    world, instance = _window_world([{"window": {"app": "files", "count": 0}}], login=False)
+    result = verify(world, instance).checks[0]
+    assert not result.passed and result.reason == "no session has a desktop on this machine"
+
+
+def test_a_window_check_looks_at_the_latest_login():
+    from cwgym.protocol.config import EnvironmentConfig
+
+    world, instance = _window_world([{"window": {"app": "editor"}}])
+    assert verify(world, instance).passed
+    world.environment(EnvironmentConfig.desktop("ada", ["workstation"]))  # a new login; the file started once
+    assert not verify(world, instance).passed
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    ({"count": 1}, "names at least one of"),
+    ({"app": "editor", "count": -1}, "count must be 0 or more"),
+    ({"app": "editor", "within": [0, 0, 10]}, "within is"),
+    ({"app": "editor", "within": [10, 0, 0, 10]}, "within is"),
+])
+def test_a_malformed_window_check_is_refused_with_its_path(check, message):
+    from cwgym.procedures import ProcedureError
+
+    with pytest.raises(ProcedureError, match=message) as info:
+        with_checks([{"window": check}])
+    assert "$.verify[0].window" in str(info.value)

@@ -52,7 +52,11 @@ def test_the_whole_library_back_to_back_in_one_world(mode):
         demo = project(world, instance, MODES[mode])
         assert demo.completed and demo.verification.passed, (procedure.id, demo.failure)
         done.append((instance, demo.captures))
-    for instance, captures in done:
+    # Files outlive the run that made them; a window check describes the current login's
+    # desktop, which every later run replaces with its own session.
+    lasting = [(i, c) for i, c in done if all(check.kind() != "window" for check in i.verify)]
+    assert len(lasting) < len(done)
+    for instance, captures in lasting:
         result = verify_with(world, instance, captures)
         assert result.passed, (instance.id, [(c.subject, c.reason) for c in result.failures()])
 
