@@ -25,7 +25,7 @@ from cwgym.rl.config import TaskConfig
 from cwgym.rl.elements import ElementTable, click_point, element_table
 from cwgym.rl.observations import ObservationCodec
 from cwgym.rl.rewards import Reward, reward_model
-from cwgym.rl.text import vocabulary
+from cwgym.rl.text import tokens, vocabulary
 from cwgym.rl.verifier import check
 
 __all__ = ["Blueprint", "Episode", "verification_info"]
@@ -84,6 +84,7 @@ class Episode:
         self.steps = 0
         self.ctx = DecodeContext(blueprint.machine, self.config.width, self.config.height, blueprint.grant.action_budget)
         self.table: ElementTable | None = None
+        self.words: frozenset[str] = frozenset()
         self.ctx.locate = self._locate
         self.channels: dict[str, Any] = {}
         self.verification: Verification | None = None
@@ -104,6 +105,7 @@ class Episode:
         self.channels = self.env.observe()["channels"]
         if self.bp.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+        self.words = frozenset(tokens(self.instance.instruction))
         self.verification = check(world, self.instance)
         self.reward.start(self.verification, world, self.instance, self.bp.machine)
         self._look()
@@ -150,7 +152,7 @@ class Episode:
     def _look(self) -> None:
         if self.needs_table:
             view = self.channels.get("semantic.v1", {}).get(self.bp.machine)
-            self.table = element_table(view, self.config.elements, self.config.skip_roles)
+            self.table = element_table(view, self.config.elements, self.config.skip_roles, self.words)
             self.ctx.table = self.table
 
     def _locate(self, interaction: str) -> tuple[int, int] | None:
@@ -209,6 +211,7 @@ class Episode:
         self.reward.__dict__.update(state["reward"])
         if self.bp.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+        self.words = frozenset(tokens(self.instance.instruction))
         self.verification = check(self.world, self.instance)
         self._look()
 

@@ -19,12 +19,19 @@ col   name            value
 11    checked         1 when checked or selected
 12    in_window       1 when the control belongs to a window (0: the desktop shell)
 13    value           ``bucket(value) / LABEL_BUCKETS`` (0 without a value)
+14    mentioned       1 when every word of the label is a word of the instruction
 ====  ==============  ===========================================================
 
 ``bucket(text) = 1 + u64(text) % (LABEL_BUCKETS - 1)`` with :func:`cwgym.kernel.digest.u64`
 (never ``hash()``), so ids are the same in every process; ``round(v * LABEL_BUCKETS)``
 gives the id back exactly. The rows themselves (id, role, label, value, state, bounds)
 are ``info["elements"]``.
+
+``mentioned`` compares the words of :func:`cwgym.rl.text.tokens` of the label and of the
+instruction: the ``Files`` launcher is mentioned by "Open Files from the dock", a
+``notes.txt`` icon by "Open notes.txt". It is computed from what the agent already sees
+(the instruction and the labels on the screen) and spares a small policy from learning
+string matching through hashed ids; it never marks the target as such.
 
 ``click-element`` clicks row ``k`` where hit testing says a click reaches that control on
 the screen at the env's viewport (:func:`click_point`), found when the action is taken.
@@ -38,6 +45,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from cwgym.kernel.digest import u64
+from cwgym.rl.text import tokens
 from cwgym.scene import Scene
 
 __all__ = ["FEATURES", "LABEL_BUCKETS", "ROLES", "ElementTable", "bucket", "click_point", "element_table"]
@@ -49,7 +57,10 @@ ROLES = (
     "checkbox", "radio", "link", "combobox", "image", "heading", "text", "toolbar", "other",
 )
 _ROLE_ID = {role: index for index, role in enumerate(ROLES)}
-FEATURES = ("present", "role", "label", "x0", "y0", "x1", "y1", "cx", "cy", "enabled", "focused", "checked", "in_window", "value")
+FEATURES = (
+    "present", "role", "label", "x0", "y0", "x1", "y1", "cx", "cy", "enabled", "focused", "checked", "in_window", "value",
+    "mentioned",
+)
 LABEL_BUCKETS = 4096
 
 
@@ -69,8 +80,16 @@ class ElementTable:
         self.rows = rows
 
 
-def element_table(view: dict | None, rows: int, skip_roles: Iterable[str] = ()) -> ElementTable:
-    """The table of a ``semantic.v1`` view (``None``: an empty table)."""
+@functools.lru_cache(maxsize=65536)
+def _label_words(label: str) -> frozenset[str]:
+    return frozenset(tokens(label))
+
+
+def element_table(
+    view: dict | None, rows: int, skip_roles: Iterable[str] = (), instruction: frozenset[str] = frozenset()
+) -> ElementTable:
+    """The table of a ``semantic.v1`` view (``None``: an empty table); ``instruction`` is
+    the set of the instruction's words (:func:`cwgym.rl.text.tokens`) for ``mentioned``."""
     array = np.zeros((rows, len(FEATURES)), dtype=np.float32)
     if not view:
         return ElementTable(array, [])
@@ -99,7 +118,14 @@ def element_table(view: dict | None, rows: int, skip_roles: Iterable[str] = ()) 
     table[:, 12] = ["window" in e for e in chosen]
     table[:, 13] = [bucket(e["value"]) if e.get("value") else 0 for e in chosen]
     table[:, 13] /= LABEL_BUCKETS
+    if instruction:
+        table[:, 14] = [_mentioned(e.get("label") or "", instruction) for e in chosen]
     return ElementTable(array, chosen)
+
+
+def _mentioned(label: str, instruction: frozenset[str]) -> bool:
+    words = _label_words(label)
+    return bool(words) and words <= instruction
 
 
 def click_point(scene: Scene, interaction: str) -> tuple[int, int] | None:

@@ -6,7 +6,7 @@ Keys follow the grant (an observation needs its channel granted):
 key                     space                                            needs
 ======================  ===============================================  ===============
 ``pixels``              ``Box(0, 255, (H, W, 3), uint8)``                ``pixels.v1``
-``elements``            ``Box(0, 1, (K, 14), float32)``                  ``semantic.v1``
+``elements``            ``Box(0, 1, (K, 15), float32)``                  ``semantic.v1``
 ``terminal``            ``Text(text_length)``                            ``terminal.v1``
 ``terminal_tokens``     ``Box(0, token_vocab - 1, (tokens,), int64)``    ``terminal.v1``
 ``instruction``         ``Text(text_length)``                            —

@@ -69,6 +69,25 @@ def test_the_element_table_rows_are_the_semantic_controls_topmost_first():
     assert not any(e["role"] == "grip" for e in info["elements"])  # skip_roles
 
 
+def test_mentioned_marks_the_controls_the_instruction_names():
+    env = _env(procedure="easy-open-app", obs=["elements", "instruction"], interface="click-element", elements=96)
+    for seed in range(4):
+        obs, info = env.reset(seed=seed)
+        mentioned = [info["elements"][i]["label"] for i in np.flatnonzero(obs["elements"][:, FEATURES.index("mentioned")])]
+        app = info["instruction"].removeprefix("Open ").removesuffix(" from the dock.")
+        assert app in mentioned  # the launcher, and any other control whose words it uses
+        assert all(set(tokens(label)) <= set(tokens(info["instruction"])) for label in mentioned)
+    view = {"screen": {"width": 100, "height": 100}, "elements": [
+        {"id": "a", "role": "icon", "label": "notes.txt", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}},
+        {"id": "b", "role": "button", "label": "Save As…", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}},
+        {"id": "c", "role": "button", "label": "", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}},
+    ]}
+    words = frozenset(tokens("Open notes.txt and save it"))
+    # rows are topmost first (c, b, a): an empty label and a label with a word missing are not mentioned
+    assert element_table(view, 4, instruction=words).array[:3, 14].tolist() == [0.0, 0.0, 1.0]
+    assert not element_table(view, 4).array[:, 14].any()  # without an instruction, nothing is mentioned
+
+
 def test_an_empty_view_gives_an_empty_table():
     assert not element_table(None, 4).array.any()
     assert not element_table({"elements": []}, 4).array.any()
