@@ -60,11 +60,11 @@ ACTION_TIMEOUT = 120.0  # seconds the agent may take for one reply
 def suites_dir() -> Path:
     from cwgym.resources import envs_dir
 
-    return envs_dir() / "suites"
+    return envs_dir()
 
 
 def load_suite(name_or_path: str) -> dict[str, Any]:
-    """A leaderboard suite: ``envs/suites/<name>.json`` or a path; checked against the registry.
+    """A leaderboard suite: ``envs/<name>.json`` (``"kind": "leaderboard"``) or a path; checked against the registry.
 
     Each task names a registered env id, a seed range inside that env's held-out test
     range, and an episode count; :func:`suite_seeds` fixes the seeds.
@@ -80,6 +80,8 @@ def load_suite(name_or_path: str) -> dict[str, Any]:
         suite = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise SystemExit(f"cwgym: cannot read suite {name_or_path!r} ({exc})") from None
+    if not isinstance(suite, dict) or suite.get("kind") != "leaderboard":
+        raise SystemExit(f"cwgym: {path} is not a leaderboard suite (it needs \"kind\": \"leaderboard\")")
     for index, task in enumerate(suite.get("tasks", [])):
         where = f"suite {suite.get('suite')} tasks[{index}]"
         if task.get("env") not in gym.registry:
@@ -430,7 +432,7 @@ def chart(results: dict[str, Any], path: Path) -> str | None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("eval", help="run an agent (module:factory) over a leaderboard suite in its own process")
     parser.add_argument("--agent", required=True, help="module:factory, e.g. baselines.expert:make_agent")
-    parser.add_argument("--suite", default="leaderboard-v0", help="suite name (envs/suites/NAME.json) or path")
+    parser.add_argument("--suite", default="leaderboard-v0", help="suite name (envs/NAME.json) or path")
     parser.add_argument("--out", required=True, help="directory for results and the submission")
     parser.add_argument("--episodes", type=int, help="at most this many episodes per task (the suite's first seeds)")
     parser.add_argument("--tasks", help="comma-separated env ids: only these tasks of the suite")

@@ -65,7 +65,7 @@ def _short(value: Any) -> str:
 def verify(directory: Path, suite: str | None = None, progress: bool = False) -> list[str]:
     """Every problem with the submission in ``directory`` (empty when it verifies).
 
-    The seeds are checked against ``suite`` (a name under ``envs/suites/`` or a path), by
+    The seeds are checked against ``suite`` (a leaderboard suite's name under ``envs/`` or a path), by
     default the suite the submission names, looked up by name: a submission cannot bring
     its own suite file.
     """

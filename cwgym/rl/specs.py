@@ -113,8 +113,10 @@ def _entries_of(path: Path, library: list[Any] | None) -> tuple[list[EnvEntry], 
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise SpecError(f"{where}: not a readable JSON file ({exc})") from None
+    if isinstance(data, dict) and data.get("kind") == "leaderboard":
+        return [], library  # a leaderboard suite names envs; cwgym eval reads it
     if not isinstance(data, dict) or not isinstance(data.get("envs"), list):
-        raise SpecError(f"{where}: a suite file is an object with an 'envs' list")
+        raise SpecError(f"{where}: a suite file is an object with an 'envs' list (or a leaderboard suite with \"kind\": \"leaderboard\")")
     suite = data.get("suite") or path.stem
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
@@ -169,6 +171,8 @@ def _entry(raw: dict[str, Any], suite: str, where: str) -> EnvEntry:
 
 def load_suites(folder: Path | None = None, *, strict: bool = True) -> list[EnvEntry]:
     """Every entry of every ``*.json`` suite in ``folder`` (``envs/`` by default), by file then order.
+
+    Leaderboard suites (``"kind": "leaderboard"``) live beside the env suites and are skipped.
 
     With ``strict=False`` a file that cannot be read is skipped with a warning (what
     importing ``cwgym`` does, so one broken file never breaks the import).

@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 @pytest.fixture
 def small_suite(tmp_path):
     suite = {
-        "suite": "test-small",
+        "kind": "leaderboard", "suite": "test-small",
         "seed": 0,
         "tasks": [
             {"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 2},
@@ -36,7 +36,7 @@ def expert_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("expert")
     suite = tmp / "test-small.json"
     suite.write_text(json.dumps({
-        "suite": "test-small", "seed": 0,
+        "kind": "leaderboard", "suite": "test-small", "seed": 0,
         "tasks": [
             {"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 2},
             {"env": "cwgym/terminal-ops-backup-script-v0", "seeds": [1000000, 1010000], "episodes": 2},
@@ -62,6 +62,8 @@ def test_leaderboard_suite_loads_and_is_not_an_env_suite():
     from cwgym.rl import load_suites
 
     assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal"}
+    with pytest.raises(SystemExit, match="not a leaderboard suite"):
+        load_suite("easy")  # an env suite beside it is not a leaderboard
 
 
 def test_expert_scores_full_and_submission_verifies(expert_run):
