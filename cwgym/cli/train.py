@@ -8,15 +8,22 @@ used as it is registered: the easy tier's observations are SB3-ready (every entr
 ``Discrete`` action space (the easy tier's element-click interfaces have one).
 
 Vector env: stable-baselines3's ``VecEnv`` API is not Gymnasium's (``step`` returns 4
-values, ``reset`` takes no seed, autoreset is in-step), so ``train`` uses SB3's own
-``DummyVecEnv`` (``--vec dummy``, one process) or ``SubprocVecEnv`` (``--vec subproc``,
-``spawn`` workers) over ``gymnasium.make(env_id)`` envs, each wrapped in SB3's ``Monitor``
-(env ``i`` is seeded ``seed + i``; ``--reward partial|phases`` trains on a denser reward wrapper; resets draw instances from the training seed range).
+values, ``reset`` takes no seed, autoreset is in-step). By default (``--vec cwgym``) ``train``
+uses cwgym's own vector env, ``gymnasium.make_vec(env_id, num_envs=K,
+vectorization_mode="vector_entry_point")`` (all worlds in this process, forks of one
+template), through :class:`cwgym.rl.sb3.Sb3VecEnv`, which converts Gymnasium's next-step
+autoreset to SB3's, in SB3's ``VecMonitor`` (one ``monitor/0.monitor.csv`` for all envs).
+``--vec dummy`` (one process) and ``--vec subproc`` (``spawn`` workers) use SB3's own
+``DummyVecEnv`` and ``SubprocVecEnv`` over ``gymnasium.make(env_id)`` envs, each in SB3's
+``Monitor`` (``monitor/<i>.monitor.csv``). Either way the monitor CSVs have ``is_success``
+(the verifier passed), env ``i`` is seeded ``seed + i``, ``--reward partial|phases`` trains
+on a denser reward (the env's ``reward`` keyword, passed to ``make_vec`` or ``make``), and
+resets draw instances from the training seed range.
 
 Written to ``--out``: ``model.zip``, ``progress.csv`` and TensorBoard event files (SB3's
 logger), ``monitor/*.monitor.csv`` (every training episode), ``learning_curve.png``
 (success per episode, rolling mean, against timesteps), and ``train.json``: the command,
-seed, wall time, machine, versions and — with ``--eval-episodes N`` — the trained policy's
+vector env (``vec``), seed, wall time, machine, versions and — with ``--eval-episodes N`` — the trained policy's
 success rate on the first ``N`` held-out test seeds.
 """
 
@@ -37,6 +44,7 @@ import gymnasium as gym
 __all__ = ["learning_curve", "train"]
 
 ALGOS = ("ppo", "a2c", "dqn")
+VECS = ("cwgym", "dummy", "subproc")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--n-envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reward", choices=("sparse", "partial", "phases"), help="train with this reward wrapper instead of the env's (success is still the verifier's)")
-    parser.add_argument("--vec", choices=("dummy", "subproc"), default="dummy")
+    parser.add_argument("--vec", choices=VECS, default="cwgym", help="cwgym's own vector env (default), or SB3's DummyVecEnv or SubprocVecEnv over gymnasium.make envs")
     parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
     parser.add_argument("--out", required=True)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -74,6 +82,21 @@ def _make(env_id: str, rank: int, seed: int, monitor_dir: str, overrides: dict[s
         return env
 
     return thunk
+
+
+def _vec_env(vec: str, env_id: str, n_envs: int, seed: int, monitor_dir: str, overrides: dict[str, Any]) -> Any:
+    """The training ``VecEnv``: cwgym's vector env in SB3's ``VecMonitor``, or SB3's own over ``Monitor``s."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if vec == "cwgym":
+        from cwgym.rl.sb3 import Sb3VecEnv
+
+        venv = gym.make_vec(env_id, num_envs=n_envs, vectorization_mode="vector_entry_point", **overrides)
+        envs = VecMonitor(Sb3VecEnv(venv), os.path.join(monitor_dir, "0"), info_keywords=("is_success",))
+        envs.seed(seed)
+        return envs
+    thunks = [_make(env_id, i, seed, monitor_dir, overrides) for i in range(n_envs)]
+    return SubprocVecEnv(thunks, start_method="spawn") if vec == "subproc" else DummyVecEnv(thunks)
 
 
 def _progress_callback(total: int, enabled: bool) -> Any:
@@ -153,7 +176,6 @@ def evaluate_policy_on_test(model: Any, env_id: str, episodes: int) -> dict[str,
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import stable_baselines3 as sb3
     from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     import cwgym.rl  # noqa: F401
 
@@ -161,8 +183,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     monitor = out / "monitor"
     monitor.mkdir(parents=True, exist_ok=True)
     overrides = {"reward": args.reward} if args.reward else {}
-    thunks = [_make(args.env, i, args.seed, str(monitor), overrides) for i in range(args.n_envs)]
-    envs = SubprocVecEnv(thunks, start_method="spawn") if args.vec == "subproc" else DummyVecEnv(thunks)
+    envs = _vec_env(args.vec, args.env, args.n_envs, args.seed, str(monitor), overrides)
     cls = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[args.algo]
     kwargs: dict[str, Any] = {"seed": args.seed, "verbose": 0, "device": "cpu"}
     if args.algo == "ppo":

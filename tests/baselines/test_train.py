@@ -24,26 +24,43 @@ def _args(**kw):
     return parser.parse_args(argv)
 
 
-@pytest.mark.parametrize("algo", ["ppo", "dqn"])
-def test_smoke_training_writes_model_logs_and_curve(tmp_path, algo):
-    out = tmp_path / algo
-    args = _args(algo=algo, env="cwgym/easy-new-folder-v0", steps=320, n_envs=2, seed=0, out=out, eval_episodes=1)
+@pytest.mark.parametrize(("algo", "vec"), [("ppo", "cwgym"), ("dqn", "cwgym"), ("ppo", "dummy")])
+def test_smoke_training_writes_model_logs_and_curve(tmp_path, algo, vec):
+    out = tmp_path / f"{algo}-{vec}"
+    args = _args(algo=algo, env="cwgym/easy-new-folder-v0", steps=320, n_envs=2, seed=0, vec=vec, out=out, eval_episodes=1)
     assert train_cli.run(args) == 0
     for name in ("model.zip", "progress.csv", "train.json"):
         assert (out / name).is_file(), name
     assert list(out.glob("events.out.tfevents.*"))
-    assert len(list((out / "monitor").glob("*.monitor.csv"))) == 2
+    # cwgym's vector env has one VecMonitor for all envs; SB3's vec envs one Monitor per env
+    monitors = sorted((out / "monitor").glob("*.monitor.csv"))
+    assert [p.name for p in monitors] == (["0.monitor.csv"] if vec == "cwgym" else ["0.monitor.csv", "1.monitor.csv"])
+    header = json.loads(monitors[0].read_text().splitlines()[0].lstrip("#"))
+    assert header["env_id"] == "cwgym/easy-new-folder-v0"
+    assert monitors[0].read_text().splitlines()[1] == "r,l,t,is_success"
+    rows = train_cli._monitor_rows(out / "monitor")
+    assert rows and all(1 <= r["l"] <= 40 for r in rows)  # per-env episodes: max_episode_steps is 40
     report = json.loads((out / "train.json").read_text())
     assert report["algo"] == algo and report["policy"] == "MultiInputPolicy" and report["test"]["episodes"] == 1
+    assert report["vec"] == vec
     pytest.importorskip("matplotlib")
     assert (out / "learning_curve.png").is_file()
+
+
+def test_smoke_training_on_cwgym_vec_with_a_reward_override(tmp_path):
+    """``--reward`` reaches cwgym's vector env through make_vec's keyword arguments."""
+    out = tmp_path / "a2c"
+    assert train_cli.run(_args(algo="a2c", env="cwgym/easy-open-app-v0", steps=64, n_envs=2, seed=0, reward="partial", out=out)) == 0
+    report = json.loads((out / "train.json").read_text())
+    assert report["vec"] == "cwgym" and report["reward"] == "partial"
+    assert train_cli._monitor_rows(out / "monitor")  # 6-step episodes: some finished
 
 
 def test_trained_agent_runs_in_eval(tmp_path, monkeypatch):
     out = tmp_path / "ppo"
     assert train_cli.run(_args(algo="ppo", env="cwgym/easy-new-folder-v0", steps=256, n_envs=2, seed=1, out=out)) == 0
     suite = tmp_path / "one.json"
-    suite.write_text(json.dumps({"suite": "one", "seed": 0, "tasks": [{"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 1}]}))
+    suite.write_text(json.dumps({"kind": "leaderboard", "suite": "one", "seed": 0, "tasks": [{"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 1}]}))
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("CWGYM_MODEL", str(out))
     results = evaluate("baselines.sb3_agent:make_agent", str(suite), tmp_path / "eval", progress=False)
