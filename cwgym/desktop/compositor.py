@@ -11,8 +11,18 @@ dock) and the open panel. Each chunk is cached under a key made of everything it
 on (the window's state digest, geometry, focus, stacking position, scroll offsets, the
 application's ``paint_key`` — the value ``paint`` is handed — the viewport...), with its
 nodes' revisions already stamped, so composing a desktop where one window changed
-repaints one window. The cache lives outside the world
-state and never changes a result: a miss paints exactly what a hit would have returned.
+repaints one window. A chunk at another viewport is the native chunk scaled, so a
+window is painted once whatever the viewports it is shown at.
+
+The cache lives outside the world state and never changes a result: a miss paints
+exactly what a hit would have returned. Every key is content (digests and values, never
+an object's identity), so one cache serves every seat of a theme and grant in a world
+and all its forks, and survives restores: worlds in the same state compose it once.
+Before building the scene's keys (which asks each application for its ``paint_key`` and
+the shell for its view), ``compose`` looks the scene up by the *state* it is a function
+of: the viewport, the machine's digest and logical time, and the desktop's windows,
+stacking, focus, panel and selected icon. The cache is bounded, least recently used
+entries first out, so its size follows neither the number of worlds nor time.
 
 Z layers: below 0-999, the window at stacking position ``i`` 1000*(i+1) onwards (frame
 at +0..+9, content from +10, title and controls +500, resize grips +900), above 10**7,
@@ -29,6 +39,7 @@ import msgspec
 
 from cwgym.desktop.framework import App, lookup
 from cwgym.desktop.painter import AppFocus, Painter
+from cwgym.desktop.semantic import semantic_view
 from cwgym.desktop.themes.base import FrameView, ShellView
 from cwgym.scene import (
     Box,
@@ -59,7 +70,7 @@ PANEL_Z = 20_000_000
 NO_THEME_BACKGROUND = (32, 32, 32, 255)
 NO_THEME_SCREEN = (1280, 800)
 _CHUNKS = 512
-_SCENES = 8
+_SCENES = 32
 
 
 def window_z(position: int) -> int:
@@ -88,27 +99,54 @@ class Chunk:
 
 
 class SceneCache:
-    """Per-seat repaint cache: chunks by key, and the last scenes by viewport."""
+    """Repaint cache shared by the seats of one theme and grant (see the module docstring).
 
-    __slots__ = ("chunks", "parts", "scenes", "semantic")
+    Least recently used entries go first: chunks by key, scenes by state and by scene
+    key, each scene's chunks and ``semantic.v1`` projection by scene digest.
+    ``semantic`` is the slot :func:`~cwgym.desktop.semantic.semantic_view` reads and
+    fills (one projection); :meth:`projection` keeps many.
+    """
+
+    __slots__ = ("chunks", "parts", "scenes", "semantic", "states", "views")
 
     def __init__(self) -> None:
         self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
+        self.states: OrderedDict[Any, Scene] = OrderedDict()
         self.scenes: OrderedDict[Any, Scene] = OrderedDict()
-        self.parts: dict[int, list[Chunk]] = {}  # scene digest -> its chunks (last few)
-        self.semantic: tuple[int, Any] | None = None
+        self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
+        self.views: OrderedDict[int, bytes] = OrderedDict()
+        self.semantic: tuple[int, bytes] | None = None
 
     def chunk(self, key: Any) -> Chunk | None:
-        hit = self.chunks.get(key)
-        if hit is not None:
-            self.chunks.move_to_end(key)
-        return hit
+        return _recall(self.chunks, key)
 
     def keep(self, key: Any, chunk: Chunk) -> Chunk:
-        self.chunks[key] = chunk
-        if len(self.chunks) > _CHUNKS:
-            self.chunks.popitem(last=False)
-        return chunk
+        return _remember(self.chunks, key, chunk, _CHUNKS)
+
+    def projection(self, scene: Scene) -> dict[str, Any]:
+        """The ``semantic.v1`` projection of a scene this cache composed (a fresh dict)."""
+        encoded = _recall(self.views, scene.digest)
+        self.semantic = (scene.digest, encoded) if encoded is not None else None
+        view = semantic_view(scene, self)
+        _remember(self.views, *self.semantic)
+        return view
+
+
+def _recall(entries: OrderedDict, key: Any) -> Any:
+    """The entry under ``key`` (now the most recently used), or ``None``."""
+    hit = entries.get(key)
+    if hit is not None:
+        entries.move_to_end(key)
+    return hit
+
+
+def _remember(entries: OrderedDict, key: Any, value: Any, bound: int = _SCENES) -> Any:
+    """Keep ``value`` under ``key``, dropping the least recently used past ``bound``."""
+    entries[key] = value
+    entries.move_to_end(key)
+    if len(entries) > bound:
+        entries.popitem(last=False)
+    return value
 
 
 def scale_for(native: tuple[int, int], width: int, height: int) -> Transform | None:
@@ -136,16 +174,31 @@ def _scale_node(n: Node, s: Transform) -> Node:
     )
 
 
-def _finish(builder: SceneBuilder, s: Transform | None, focus: Any = None, focused: str | None = None) -> Chunk:
+def _finish(builder: SceneBuilder, focus: Any = None, focused: str | None = None) -> Chunk:
     scene = builder.scene
     nodes = sorted(scene.nodes, key=lambda n: n.z)
-    scrolls = scene.scrolls
-    if s is not None:
-        nodes = [_scale_node(n, s) for n in nodes]
-        scrolls = [msgspec.structs.replace(a, bounds=s.map_rect(a.bounds)) for a in scrolls]
     for n in nodes:
         n.revision = node_revision(n)
-    return Chunk(nodes, list(scene.buffers), list(scrolls), focus, focused)
+    return Chunk(nodes, list(scene.buffers), list(scene.scrolls), focus, focused)
+
+
+def _scaled(chunk: Chunk, s: Transform) -> Chunk:
+    """A native chunk at another viewport (nodes, scrollers and focus mapped by ``s``):
+    painting once on the native screen serves every viewport."""
+    nodes = [_scale_node(n, s) for n in chunk.nodes]
+    for n in nodes:
+        n.revision = node_revision(n)
+    scrolls = [msgspec.structs.replace(a, bounds=s.map_rect(a.bounds)) for a in chunk.scrolls]
+    return Chunk(nodes, chunk.buffers, scrolls, _scale_focus(chunk.focus, s), chunk.focused)
+
+
+def _scale_focus(focus: Any, s: Transform) -> Any:
+    """A chunk's focus with its caret mapped: an application's, or the panel's tuple."""
+    if isinstance(focus, AppFocus):
+        return dataclasses.replace(focus, caret=s.map_rect(focus.caret)) if focus.caret is not None else focus
+    if isinstance(focus, tuple):
+        return (focus[0], focus[1], s.map_rect(focus[2]), focus[3])
+    return focus
 
 
 def _window_chunk(
@@ -157,6 +210,9 @@ def _window_chunk(
     hit = seat.cache.chunk(key)
     if hit is not None:
         return hit
+    if s is not None:
+        native = _window_chunk(seat, win, position, focused, paint_key, None, *theme.screen)
+        return seat.cache.keep(key, _scaled(native, s))
     bounds = Rect(win.x, win.y, win.width, win.height)
     content = theme.content_rect(bounds, win.maximized)
     b = SceneBuilder(w, h)
@@ -170,10 +226,8 @@ def _window_chunk(
                 painter = Painter(b, win.id, content, theme.palette, win.scroll)
                 app.paint(painter, win.state, paint_key)
                 app_focus = painter.app_focus
-    if app_focus is not None and s is not None and app_focus.caret is not None:
-        app_focus = dataclasses.replace(app_focus, caret=s.map_rect(app_focus.caret))
     focused_target = app_focus.target if focused and app_focus is not None else None
-    return seat.cache.keep(key, _finish(b, s, app_focus, focused_target))
+    return seat.cache.keep(key, _finish(b, app_focus, focused_target))
 
 
 def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Transform | None, w: int, h: int) -> Chunk:
@@ -187,6 +241,9 @@ def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Tra
     hit = seat.cache.chunk(key)
     if hit is not None:
         return hit
+    if s is not None:
+        native = _shell_chunk(seat, layer, view, panel_key, None, *theme.screen)
+        return seat.cache.keep(key, _scaled(native, s))
     b = SceneBuilder(w, h)
     focus = None
     if layer == "below":
@@ -197,9 +254,7 @@ def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Tra
     else:
         with b.group(z=PANEL_Z):
             focus = theme.paint_panel(b, view)
-        if focus is not None and s is not None:
-            focus = (focus[0], focus[1], s.map_rect(focus[2]), focus[3])
-    return seat.cache.keep(key, _finish(b, s, focus, focus[0] if focus is not None else None))
+    return seat.cache.keep(key, _finish(b, focus, focus[0] if focus is not None else None))
 
 
 def _focus(seat: Seat, panel: dict | None, panel_focus: Any, win_chunks: dict[int, Chunk]) -> Focus:
@@ -245,6 +300,24 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
     theme = seat.theme
     if theme is None:
         return _bare(width, height)
+    state = _state_key(seat, width, height)
+    scene = _recall(seat.cache.states, state)
+    if scene is None:
+        scene = _remember(seat.cache.states, state, _compose(seat, width, height))
+    return scene
+
+
+def _state_key(seat: Seat, width: int, height: int) -> tuple:
+    """Everything ``_compose`` reads, for a cache of one theme and grant: the viewport, the
+    machine's state and time, and the desktop's windows, stacking, focus, panel and
+    selected icon (not the pointer press or viewport, which paint nothing)."""
+    machine = seat.machine
+    windows, stack, focused, _, panel, selected, _, _ = seat.desk.frozen()
+    return (width, height, machine.digest(), machine.clock.now_us, windows, stack, focused, panel, selected)
+
+
+def _compose(seat: Seat, width: int, height: int) -> Scene:
+    theme = seat.theme
     view = seat.shell_view()
     desk = seat.desk
     panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
@@ -262,9 +335,8 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
         tuple(paint_keys),
         desk.focused,
     )
-    cached = seat.cache.scenes.get(scene_key)
+    cached = _recall(seat.cache.scenes, scene_key)
     if cached is not None:
-        seat.cache.scenes.move_to_end(scene_key)
         return cached
     s = scale_for(theme.screen, width, height)
     chunks = [_shell_chunk(seat, "below", view, panel_key, s, width, height)]
@@ -312,14 +384,8 @@ def compose(seat: Seat, width: int, height: int) -> Scene:
         scene.covers.extend(_scale_rect(s, r) for r in theme.covers())
     scene.focus = _focus(seat, desk.panel, panel_focus, win_chunks) if seat.shell else Focus()
     _stamp(scene)
-    cache = seat.cache
-    cache.scenes[scene_key] = scene
-    cache.parts[scene.digest] = chunks
-    if len(cache.scenes) > _SCENES:
-        cache.scenes.popitem(last=False)
-    if len(cache.parts) > _SCENES:
-        del cache.parts[next(iter(cache.parts))]
-    return scene
+    _remember(seat.cache.parts, scene.digest, chunks)
+    return _remember(seat.cache.scenes, scene_key, scene)
 
 
 def _tabs(win: Window) -> tuple[tuple[str, ...], int]:

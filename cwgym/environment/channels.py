@@ -47,14 +47,13 @@ class SemanticChannel:
     version = "1"
 
     def observe(self, world: World, session: Session) -> dict[str, Any]:
-        from cwgym.desktop.semantic import semantic_view
         from cwgym.environment.session import seat_for
 
         machine = session.focus
         if machine is None or machine not in world._machines:
             return {}
         seat = seat_for(world, session, machine)
-        return {machine: semantic_view(seat.scene(*seat.native), seat.cache)}
+        return {machine: seat.cache.projection(seat.scene(*seat.native))}
 
 
 class PixelsChannel:

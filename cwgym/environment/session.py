@@ -80,7 +80,9 @@ def seat_for(world: World, session: Session, machine_id: str, *, create: bool = 
 
     With ``create``, a session that had no desktop there gets one kept in its state (the
     GUI families act on it); otherwise a fresh empty desktop is used and not kept (looking
-    at a screen changes nothing).
+    at a screen changes nothing). The seat's repaint cache is the one of its theme and
+    granted families: its keys are content, so every session of the world and its forks
+    can share it.
     """
     from cwgym.apps import load
     from cwgym.desktop.compositor import SceneCache
@@ -94,10 +96,11 @@ def seat_for(world: World, session: Session, machine_id: str, *, create: bool = 
         if create:
             session.desktops[machine_id] = desk
     name = machine_theme(world, machine_id)
-    caches = world.__dict__.setdefault("_gui_cache", {})
-    cache = caches.get((session.id, machine_id))
+    caches = world.__dict__.setdefault("_gui_cache", {})  # shared with forks: see World.fork
+    key = (name, tuple(sorted(session.config.actions)))
+    cache = caches.get(key)
     if cache is None:
-        cache = caches[(session.id, machine_id)] = SceneCache()
+        cache = caches[key] = SceneCache()
     config = session.config
     return Seat(
         desk,

@@ -304,7 +304,6 @@ class World:
         )
 
     def _thaw(self, f: WorldFrozen) -> None:
-        self._gui_cache: dict = {}  # repaint caches never outlive a restore, fork or import
         self._seed = f.seed
         self._clock = Clock(f.clock)
         self._rng = RandomStreams(f.seed, dict(f.rng))
@@ -353,6 +352,8 @@ class World:
         world._families = dict(self._families)
         world._channels = dict(self._channels)
         world._extensions = dict(self._extensions)
+        # Repaint caches are keyed by content, so forks share them and restores keep them.
+        world._gui_cache = self.__dict__.setdefault("_gui_cache", {})
         world._thaw(frozen)
         return world
 

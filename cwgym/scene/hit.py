@@ -198,6 +198,11 @@ class HitIndex:
         rec = self._by_id.get(node_id)
         if rec is None or rec.interaction is None or rec.disabled:
             return None
+        x0, y0 = rec.x0, rec.y0
+        w, h = rec.x1 - x0, rec.y1 - y0
+        cx, cy = x0 + w // 2, y0 + h // 2
+        if self.hit_reaches(node_id, cx, cy):  # a reachable point is never outside the pieces
+            return cx, cy
         pieces = self._uncovered(rec)
         if not pieces:
             return None
@@ -208,11 +213,6 @@ class HitIndex:
                     return self.hit_reaches(node_id, px, py)
             return False
 
-        x0, y0 = rec.x0, rec.y0
-        w, h = rec.x1 - x0, rec.y1 - y0
-        cx, cy = x0 + w // 2, y0 + h // 2
-        if tries(cx, cy):
-            return cx, cy
         seen = {(cx, cy)}
         for j in range(GRID):
             py = y0 + ((2 * j + 1) * h) // (2 * GRID)
