@@ -85,6 +85,7 @@ class Episode:
         self.ctx = DecodeContext(blueprint.machine, self.config.width, self.config.height, blueprint.grant.action_budget)
         self.table: ElementTable | None = None
         self.words: frozenset[str] = frozenset()
+        self._seen: tuple[Any, frozenset[str] | None] = (None, None)  # the view and words of the table
         self.ctx.locate = self._locate
         self.channels: dict[str, Any] = {}
         self.verification: Verification | None = None
@@ -152,6 +153,9 @@ class Episode:
     def _look(self) -> None:
         if self.needs_table:
             view = self.channels.get("semantic.v1", {}).get(self.bp.machine)
+            if self.table is not None and view is self._seen[0] and self.words is self._seen[1]:
+                return  # a refused action sent nothing: the same view, the same table
+            self._seen = (view, self.words)
             self.table = element_table(view, self.config.elements, self.config.skip_roles, self.words)
             self.ctx.table = self.table
 
