@@ -43,8 +43,9 @@ def test_the_sb3_preset_keeps_only_boxes():
     assert all(isinstance(s, gym.spaces.Box) for s in env.observation_space.values())
     assert sorted(env.observation_space) == ["elements", "instruction_tokens"]
     obs, info = env.reset(seed=3)
-    assert np.array_equal(obs["instruction_tokens"], token_ids(info["instruction"], 16, 512))
-    assert obs["instruction_tokens"].dtype == np.int64 and obs["instruction_tokens"].max() < 512
+    tokens = obs["instruction_tokens"]
+    assert tokens.dtype == np.float32 and tokens.min() >= 0.0 and tokens.max() <= 1.0  # ids scaled like the table's
+    assert np.array_equal(np.rint(tokens * 511).astype(np.int64), token_ids(info["instruction"], 16, 512))
     terminal = ComputerEnv(procedure="ops-backup-script", actions=["terminal.v1"], observations=["terminal.v1"],
                            obs=["terminal", "instruction"], interface="envelopes", preset="sb3")
     assert sorted(terminal.observation_space) == ["instruction_tokens", "terminal_tokens"]
