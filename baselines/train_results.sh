@@ -16,7 +16,7 @@ for task in open-app close-window maximize-window; do
     $CWGYM train --algo ppo --env "cwgym/easy-$task-v0" --steps 50000 --n-envs 8 --seed 0 \
         --eval-episodes 200 --out "$RUNS/ppo-$task" --quiet
 done
-$CWGYM train --algo ppo --env cwgym/easy-open-desktop-file-v0 --steps 150000 --n-envs 8 --seed 0 \
+$CWGYM train --algo ppo --env cwgym/easy-open-desktop-file-v0 --steps 100000 --n-envs 8 --seed 0 \
     --eval-episodes 200 --out "$RUNS/ppo-open-desktop-file" --quiet
 
 # A four-step task (open Files, the Trash, the file, Restore), for what PPO from scratch
