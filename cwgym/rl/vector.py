@@ -20,7 +20,6 @@ memory.
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -177,7 +176,9 @@ class ComputerVectorEnv(VectorEnv):
         for key in self._batch.text_keys:
             current = self._observations[key]
             self._observations[key] = tuple(t[key] if t is not None else current[i] for i, t in enumerate(texts))
-        return deepcopy(self._observations) if self.copy else self._observations
+        if not self.copy:
+            return self._observations
+        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self._observations.items()}  # text tuples are immutable
 
     def _infos(self, infos: list[dict | None]) -> dict:
         out: dict = {}
