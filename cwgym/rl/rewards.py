@@ -10,21 +10,24 @@ the world and hands the agent only the number.
   (``(score - best) / (1 - score at reset)``). What it rewards: each check the agent's work
   turns from failing to passing, once; undoing and redoing pays nothing more.
 * ``phases`` — progress through the expert's phases as the world shows it. At reset the
-  expert performs the instance through tools on a fork of the world; each phase's
-  *footprint* is the machine's paths it changed (content, kind, mode, or absence). A phase
-  is reached when every path of its footprint holds what the expert left there after that
-  phase or after any later one (so a file the expert writes in one phase and edits in the
-  next still counts for both). Progress is the number of leading state-changing phases
-  reached, over their count (1 once the verifier passes), paid as it rises like
-  ``partial``. What it rewards: reaching the states the expert passes through, in the
-  expert's order. Phases that only look change no file and carry no footprint.
+  expert performs the instance through tools on a fork of the world; each phase leaves a
+  *milestone*: the machine's paths it changed (content, kind, mode, or absence) and the
+  windows it brought on screen (application and document, such as Files showing the
+  Trash). A phase is reached when every path of its milestone holds what the expert left
+  there after that phase or after any later one (so a file the expert writes in one phase
+  and edits in the next still counts for both), and the agent's desktop shows each of its
+  windows. Progress is the number of leading phases reached, over the number of phases
+  with a milestone (1 once the verifier passes), paid as it rises like ``partial``. What
+  it rewards: reaching the states the expert passes through, in the expert's order,
+  including the screens a looking phase opens (a phase that changes neither files nor
+  windows has no milestone).
 * ``step_cost`` — subtracted from every step's reward, whatever the mode.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cwgym.machine.filesystem import DIR, FILE, FsError
 from cwgym.procedures import Verification, project
@@ -34,10 +37,23 @@ if TYPE_CHECKING:
     from cwgym.machine.machine import Machine
     from cwgym.procedures import Instance
 
-__all__ = ["REWARDS", "PartialReward", "PhaseReward", "Reward", "SparseReward", "expert_footprints", "reward_model"]
+__all__ = [
+    "REWARDS", "Milestone", "PartialReward", "PhaseReward", "Reward", "SparseReward", "expert_footprints", "reward_model",
+    "window_state",
+]
 
 #: path -> every state the expert leaves there from the phase on (``None``: absent).
 Footprint = dict[str, "frozenset[str | None]"]
+
+
+class Milestone(NamedTuple):
+    """What one phase of the expert leaves: its files' states and the windows it shows."""
+
+    files: Footprint
+    windows: frozenset[tuple[str, str]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.windows)
 
 
 class Reward:
@@ -101,7 +117,7 @@ class PhaseReward(_Rising):
     def __init__(self, cache: dict | None = None) -> None:
         super().__init__()
         self.cache = cache if cache is not None else {}
-        self.milestones: list[Footprint] = []
+        self.milestones: list[Milestone] = []
         self.machine = ""
         self.reached = 0
 
@@ -123,9 +139,12 @@ class PhaseReward(_Rising):
         if not self.milestones:
             return 0.0
         machine = world.machine(self.machine)
+        shown = window_state(world, self.machine) if any(m.windows for m in self.milestones) else frozenset()
         reached = 0
-        for footprint in self.milestones:
-            if any(path_state(machine, path) not in allowed for path, allowed in footprint.items()):
+        for milestone in self.milestones:
+            if any(path_state(machine, path) not in allowed for path, allowed in milestone.files.items()):
+                break
+            if not milestone.windows <= shown:
                 break
             reached += 1
         self.reached = max(self.reached, reached)
@@ -176,14 +195,20 @@ def tree_state(machine: Machine) -> dict[str, str]:
     return {path: _inode_state(inode) for path, inode in machine.fs.iter_tree("/")}
 
 
-def expert_footprints(world: World, instance: Instance, machine: str) -> list[Footprint]:
-    """Each phase's footprint on ``machine``'s files when the expert performs ``instance``.
+def window_state(world: World, machine: str) -> frozenset[tuple[str, str]]:
+    """The windows the machine's current desktop shows, as ``(application, document)``."""
+    return frozenset((w["app"], w["document"] or "") for w in world.windows(machine) if not w["minimized"])
+
+
+def expert_footprints(world: World, instance: Instance, machine: str) -> list[Milestone]:
+    """Each phase's milestone on ``machine`` when the expert performs ``instance``.
 
     ``world`` is the freshly staged world (left unchanged: the expert runs on forks). The
     demonstration is made through tools; its recorded actions are then replayed phase by
-    phase on a second fork to see what each phase changed, and each changed path keeps the
-    states the expert leaves it in from then on. A phase after a failure has an empty
-    footprint.
+    phase on a second fork to see what each phase changed: each changed path keeps the
+    states the expert leaves it in from then on, and each window the phase brought on
+    screen is the window the agent's desktop must show. A phase after a failure has an
+    empty milestone.
     """
     demo = project(world.fork(), instance, {"mode": "tool"})
     replay = world.fork()
@@ -193,13 +218,16 @@ def expert_footprints(world: World, instance: Instance, machine: str) -> list[Fo
     for step in demo.steps:
         by_phase.setdefault(step.phase_index, []).append(step)
     states = [tree_state(target)]
+    shown = [window_state(replay, machine)]
     for index in range(len(instance.phases)):
         for step in by_phase.get(index, []):
             sessions[step.session_id].step([step.action])
         states.append(tree_state(target))
-    footprints: list[Footprint] = []
+        shown.append(window_state(replay, machine))
+    milestones: list[Milestone] = []
     for index in range(1, len(states)):
         before, after = states[index - 1], states[index]
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-        footprints.append({p: frozenset(s.get(p) for s in states[index:]) for p in changed})
-    return footprints
+        files = {p: frozenset(s.get(p) for s in states[index:]) for p in changed}
+        milestones.append(Milestone(files, shown[index] - shown[index - 1]))
+    return milestones

@@ -45,7 +45,7 @@ def test_phases_follow_the_experts_footprints_in_order():
     transitions = expert_rollout(gym.make(BACKUP, reward="phases"), 2)
     assert [t.reward for t in transitions] == [0.0, 0.25, 0.25, 0.25, 0.25]
     assert [t.info["phases_reached"] for t in transitions] == [0, 1, 2, 3, 4]
-    assert transitions[-1].info["phases"] == 4  # the reading phase leaves no footprint
+    assert transitions[-1].info["phases"] == 4  # the reading phase changes neither files nor windows
 
 
 def test_phases_pay_nothing_for_a_later_phase_done_first():
@@ -53,6 +53,19 @@ def test_phases_pay_nothing_for_a_later_phase_done_first():
     demo = [t.action for t in expert_rollout(env, 2)]
     env.reset(seed=2)
     _, reward, _, _, info = env.step(demo[4])  # the crontab line before moving the script
+    assert reward == 0.0 and info["phases_reached"] == 0
+
+
+def test_phases_pay_for_the_screen_a_looking_phase_opens():
+    """Opening the Trash in Files changes no file; its milestone is the window it shows."""
+    restore = "cwgym/easy-restore-trash-v0"
+    transitions = expert_rollout(gym.make(restore, reward="phases"), 1000003)
+    assert [t.reward for t in transitions] == [0.0, 0.5, 0.0, 0.5]  # Files at home, the Trash, the file, Restore
+    assert [t.info["phases_reached"] for t in transitions] == [0, 1, 1, 2]
+    env = gym.make(restore, reward="phases")
+    _, info = env.reset(seed=1000003)
+    launcher = next(i for i, e in enumerate(info["elements"]) if e["id"] == "shell:launch:files")
+    _, reward, _, _, info = env.step(launcher)  # Files shows the home folder, not the Trash
     assert reward == 0.0 and info["phases_reached"] == 0
 
 
