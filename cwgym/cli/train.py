@@ -20,6 +20,9 @@ autoreset to SB3's, in SB3's ``VecMonitor`` (one ``monitor/0.monitor.csv`` for a
 on a denser reward (the env's ``reward`` keyword, passed to ``make_vec`` or ``make``), and
 resets draw instances from the training seed range.
 
+``--param KEY=VALUE`` (repeatable) passes an argument to the SB3 algorithm, ``VALUE`` read as
+JSON (``--param ent_coef=0.05``); ``train.json`` records them as ``params``.
+
 Written to ``--out``: ``model.zip``, ``progress.csv`` and TensorBoard event files (SB3's
 logger), ``monitor/*.monitor.csv`` (every training episode), ``learning_curve.png``
 (success per episode, rolling mean, against timesteps), and ``train.json``: the command,
@@ -41,7 +44,7 @@ from typing import Any
 
 import gymnasium as gym
 
-__all__ = ["learning_curve", "train"]
+__all__ = ["algo_params", "learning_curve", "train"]
 
 ALGOS = ("ppo", "a2c", "dqn")
 VECS = ("cwgym", "dummy", "subproc")
@@ -56,6 +59,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reward", choices=("sparse", "partial", "phases"), help="train with this reward wrapper instead of the env's (success is still the verifier's)")
     parser.add_argument("--vec", choices=VECS, default="cwgym", help="cwgym's own vector env (default), or SB3's DummyVecEnv or SubprocVecEnv over gymnasium.make envs")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="an argument of the SB3 algorithm, VALUE as JSON (e.g. ent_coef=0.05); repeatable")
     parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
     parser.add_argument("--out", required=True)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -173,6 +178,24 @@ def evaluate_policy_on_test(model: Any, env_id: str, episodes: int) -> dict[str,
     return {"test_seeds": [lo, lo + episodes], "episodes": episodes, "success_rate": successes / episodes}
 
 
+def algo_params(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs as the algorithm's keyword arguments (VALUE read as JSON, else text).
+
+    Raises:
+        SystemExit: an item without ``=`` or with an empty key.
+    """
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"cwgym train: --param takes KEY=VALUE, got {item!r}")
+        try:
+            params[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key.strip()] = value
+    return params
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import stable_baselines3 as sb3
     from stable_baselines3.common.logger import configure
@@ -191,7 +214,13 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         kwargs["batch_size"] = min(64, kwargs["n_steps"] * args.n_envs)
     if args.algo == "dqn":
         kwargs["learning_starts"] = min(1000, args.steps // 10)
-    model = cls("MultiInputPolicy", envs, **kwargs)
+    params = algo_params(args.param)
+    kwargs.update(params)
+    try:
+        model = cls("MultiInputPolicy", envs, **kwargs)
+    except TypeError as exc:
+        envs.close()
+        raise SystemExit(f"cwgym train: {args.algo} does not take the --param given ({exc})") from None
     model.set_logger(configure(str(out), ["csv", "tensorboard"]))
     started = time.perf_counter()
     model.learn(args.steps, callback=_progress_callback(args.steps, not args.quiet))
@@ -204,6 +233,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "policy": "MultiInputPolicy",
         "env": args.env,
         "reward": args.reward or "the env's",
+        "params": params,
         "steps": args.steps,
         "n_envs": args.n_envs,
         "vec": args.vec,
