@@ -23,6 +23,9 @@ $CWGYM train --algo ppo --env cwgym/easy-open-desktop-file-v0 --steps 100000 --n
 # does not learn in the same budget.
 $CWGYM train --algo ppo --env cwgym/easy-restore-trash-v0 --steps 300000 --n-envs 8 --seed 0 \
     --eval-episodes 200 --out "$RUNS/ppo-restore-trash" --quiet
+# The same with the phases reward (the Trash on screen pays half) and an entropy bonus.
+$CWGYM train --algo ppo --env cwgym/easy-restore-trash-v0 --reward phases --param ent_coef=0.05 --steps 300000 \
+    --n-envs 8 --seed 0 --eval-episodes 200 --out "$RUNS/ppo-restore-trash-phases" --quiet
 
 python -m baselines.make_results "$RUNS/ppo-open-app" "$RUNS/ppo-close-window" "$RUNS/ppo-maximize-window" \
-    "$RUNS/ppo-open-desktop-file" "$RUNS/ppo-restore-trash" --notes baselines/results-notes.md --out baselines/RESULTS.md
+    "$RUNS/ppo-open-desktop-file" "$RUNS/ppo-restore-trash" "$RUNS/ppo-restore-trash-phases" --notes baselines/results-notes.md --out baselines/RESULTS.md
