@@ -20,6 +20,10 @@ autoreset to SB3's, in SB3's ``VecMonitor`` (one ``monitor/0.monitor.csv`` for a
 on a denser reward (the env's ``reward`` keyword, passed to ``make_vec`` or ``make``), and
 resets draw instances from the training seed range.
 
+``--bc-episodes N`` first clones the procedure expert's play on the first ``N`` training
+seeds (:mod:`cwgym.rl.imitation`; PPO and A2C), then reinforcement learning carries on; the
+cloning counts in the wall time and ``train.json`` records it as ``bc``.
+
 ``--param KEY=VALUE`` (repeatable) passes an argument to the SB3 algorithm, ``VALUE`` read as
 JSON (``--param ent_coef=0.05``); ``train.json`` records them as ``params``.
 
@@ -61,6 +65,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--vec", choices=VECS, default="cwgym", help="cwgym's own vector env (default), or SB3's DummyVecEnv or SubprocVecEnv over gymnasium.make envs")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="an argument of the SB3 algorithm, VALUE as JSON (e.g. ent_coef=0.05); repeatable")
+    parser.add_argument("--bc-episodes", type=int, default=0,
+                        help="first clone the expert's play on this many training seeds (ppo and a2c)")
+    parser.add_argument("--bc-epochs", type=int, default=200, help="passes over the expert's transitions")
     parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
     parser.add_argument("--out", required=True)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -196,6 +203,19 @@ def algo_params(items: list[str]) -> dict[str, Any]:
     return params
 
 
+def _clone(model: Any, args: argparse.Namespace, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Behaviour cloning of the expert on the first ``--bc-episodes`` training seeds."""
+    from cwgym.rl.imitation import clone, expert_transitions
+
+    if args.algo == "dqn":
+        raise SystemExit("cwgym train: --bc-episodes needs an actor-critic algorithm (ppo or a2c)")
+    lo, _ = gym.spec(args.env).kwargs.get("train_seeds", [0, 1_000_000])
+    seeds = range(lo, lo + args.bc_episodes)
+    observations, actions = expert_transitions(args.env, seeds, **overrides)
+    report = clone(model, observations, actions, epochs=args.bc_epochs, seed=args.seed)
+    return {"episodes": args.bc_episodes, "seeds": [seeds.start, seeds.stop], **report}
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import stable_baselines3 as sb3
     from stable_baselines3.common.logger import configure
@@ -223,6 +243,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"cwgym train: {args.algo} does not take the --param given ({exc})") from None
     model.set_logger(configure(str(out), ["csv", "tensorboard"]))
     started = time.perf_counter()
+    cloned = _clone(model, args, overrides) if args.bc_episodes else None
     model.learn(args.steps, callback=_progress_callback(args.steps, not args.quiet))
     wall = time.perf_counter() - started
     model.save(out / "model.zip")
@@ -234,6 +255,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "env": args.env,
         "reward": args.reward or "the env's",
         "params": params,
+        "bc": cloned,
         "steps": args.steps,
         "n_envs": args.n_envs,
         "vec": args.vec,
