@@ -55,8 +55,11 @@ def _row(name: str, report: dict[str, Any], random_rate: float) -> str:
     lo, hi = test["test_seeds"]
     rate = test["success_rate"]
     verdict = "yes" if rate >= TARGET and random_rate <= RANDOM_CEILING and report["wall_seconds"] <= 1800 else "no"
+    algo = report["algo"].upper()
+    if report.get("bc"):
+        algo += f" after cloning {report['bc']['episodes']} expert episodes"
     return (
-        f"| `{report['env']}` | {report['algo'].upper()} | {report['reward']} | {report['steps']:,} | {report['n_envs']} ({report['vec']}) "
+        f"| `{report['env']}` | {algo} | {report['reward']} | {report['steps']:,} | {report['n_envs']} ({report['vec']}) "
         f"| {report['seed']} | {report['wall_seconds'] / 60:.1f} min | **{rate:.0%}** | {random_rate:.0%} | {lo}–{hi - 1} ({test['episodes']}) "
         f"| {verdict} | [curve](results/{name}.png) |"
     )

@@ -27,5 +27,12 @@ $CWGYM train --algo ppo --env cwgym/easy-restore-trash-v0 --steps 300000 --n-env
 $CWGYM train --algo ppo --env cwgym/easy-restore-trash-v0 --reward phases --param ent_coef=0.05 --steps 300000 \
     --n-envs 8 --seed 0 --eval-episodes 200 --out "$RUNS/ppo-restore-trash-phases" --quiet
 
+# The four-step tasks again, warm-started by cloning the expert's play on 100 training seeds.
+for task in restore-trash new-folder; do
+    $CWGYM train --algo ppo --env "cwgym/easy-$task-v0" --bc-episodes 100 --steps 100000 --n-envs 8 --seed 0 \
+        --eval-episodes 200 --out "$RUNS/bc-ppo-$task" --quiet
+done
+
 python -m baselines.make_results "$RUNS/ppo-open-app" "$RUNS/ppo-close-window" "$RUNS/ppo-maximize-window" \
-    "$RUNS/ppo-open-desktop-file" "$RUNS/ppo-restore-trash" "$RUNS/ppo-restore-trash-phases" --notes baselines/results-notes.md --out baselines/RESULTS.md
+    "$RUNS/ppo-open-desktop-file" "$RUNS/ppo-restore-trash" "$RUNS/ppo-restore-trash-phases" \
+    "$RUNS/bc-ppo-restore-trash" "$RUNS/bc-ppo-new-folder" --notes baselines/results-notes.md --out baselines/RESULTS.md

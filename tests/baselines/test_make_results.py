@@ -48,6 +48,16 @@ def test_the_page_is_written_from_the_runs(tmp_path):
     assert page.rstrip().endswith("A note.")
 
 
+def test_a_cloned_start_is_named_in_the_row(tmp_path):
+    run = _run(tmp_path, "bc", 1.0, 60.0)
+    report = json.loads((run / "train.json").read_text())
+    report["bc"] = {"episodes": 100, "seeds": [0, 100], "transitions": 400, "epochs": 200, "loss": 0.2, "accuracy": 0.9}
+    (run / "train.json").write_text(json.dumps(report))
+    out = tmp_path / "R.md"
+    assert main([str(run), "--out", str(out)]) == 0
+    assert "| PPO after cloning 100 expert episodes |" in out.read_text()
+
+
 def test_a_run_without_a_test_evaluation_is_refused(tmp_path, capsys):
     run = _run(tmp_path, "bare", 1.0, 10.0)
     report = json.loads((run / "train.json").read_text())
