@@ -23,7 +23,7 @@ import numpy as np
 
 import cwgym.rl  # noqa: F401  (registers the envs)
 from benchmarks.harness import Row, measure
-from cwgym.rl.actions import ClickElementCodec, FlatCodec
+from cwgym.rl.actions import ActionCodec, ClickElementCodec, FlatCodec
 from cwgym.rl.env import ComputerEnv
 from cwgym.rl.specs import entry
 
@@ -74,10 +74,13 @@ class Policy:
         return json.dumps({"family": "terminal.v1", "op": "execute", "payload": {"command": command}})
 
 
-def valid_choice(codec: FlatCodec, rows: int, rng: np.random.Generator) -> int:
-    """A uniform choice among the parts, then among the part's choices the screen offers."""
+def valid_choice(codec: ActionCodec, rows: int, rng: np.random.Generator) -> int:
+    """A uniform choice among the parts, then among the part's choices the screen offers.
+
+    A codec that is not a flat combination counts as its only part."""
+    parts = (codec.parts, codec.offsets) if isinstance(codec, FlatCodec) else ((codec,), (0,))
     choices = []
-    for part, offset in zip(codec.parts, codec.offsets):
+    for part, offset in zip(*parts):
         count = min(rows, part.size) if isinstance(part, ClickElementCodec) else part.size
         if count:
             choices.append((offset, count))
