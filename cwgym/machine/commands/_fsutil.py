@@ -311,11 +311,12 @@ def unsupported(ctx, what: str) -> int:
 
 # -- programs on PATH ----------------------------------------------------------------------
 
-#: Names only a shell provides (no file on disk): ``which`` and ``env`` never find them.
-SHELL_ONLY = frozenset(
-    {
+#: Names bash itself answers as builtins (``type``), whoever implements them here.
+BASH_BUILTINS = frozenset(
+    [
         ".",
         ":",
+        "[",
         "alias",
         "bg",
         "bind",
@@ -326,15 +327,18 @@ SHELL_ONLY = frozenset(
         "command",
         "compgen",
         "complete",
+        "compopt",
         "continue",
         "declare",
         "dirs",
         "disown",
+        "echo",
         "enable",
         "eval",
         "exec",
         "exit",
         "export",
+        "false",
         "fc",
         "fg",
         "getopts",
@@ -342,12 +346,15 @@ SHELL_ONLY = frozenset(
         "help",
         "history",
         "jobs",
+        "kill",
         "let",
         "local",
         "logout",
         "mapfile",
         "popd",
+        "printf",
         "pushd",
+        "pwd",
         "read",
         "readarray",
         "readonly",
@@ -357,8 +364,10 @@ SHELL_ONLY = frozenset(
         "shopt",
         "source",
         "suspend",
+        "test",
         "times",
         "trap",
+        "true",
         "type",
         "typeset",
         "ulimit",
@@ -366,10 +375,12 @@ SHELL_ONLY = frozenset(
         "unalias",
         "unset",
         "wait",
-    }
+    ]
 )
 #: Programs a real system has as files that the simulated shell runs as builtins.
 ALSO_PROGRAMS = frozenset({"[", "echo", "false", "kill", "printf", "pwd", "test", "true"})
+#: Names only a shell provides (no file on disk): ``which`` and ``env`` never find them.
+SHELL_ONLY = BASH_BUILTINS - ALSO_PROGRAMS
 #: Where the simulated programs live (a merged-/usr system: /bin is /usr/bin).
 PROGRAM_DIRS = ("/usr/bin", "/bin")
 

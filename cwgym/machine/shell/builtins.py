@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cwgym.machine import commands as registry
+from cwgym.machine.commands._fsutil import BASH_BUILTINS
 from cwgym.machine.filesystem import DIR, FsError, join
 from cwgym.machine.shell import testcmd
 from cwgym.machine.shell.chars import is_digits
@@ -26,72 +27,6 @@ from cwgym.machine.shell.streams import IO
 
 Builtin = Callable[[Shell, list[str], IO], int]
 
-#: Names bash itself answers as builtins (``type``), whoever implements them here.
-BASH_BUILTINS = frozenset(
-    [
-        ".",
-        ":",
-        "[",
-        "alias",
-        "bg",
-        "bind",
-        "break",
-        "builtin",
-        "caller",
-        "cd",
-        "command",
-        "compgen",
-        "complete",
-        "compopt",
-        "continue",
-        "declare",
-        "dirs",
-        "disown",
-        "echo",
-        "enable",
-        "eval",
-        "exec",
-        "exit",
-        "export",
-        "false",
-        "fc",
-        "fg",
-        "getopts",
-        "hash",
-        "help",
-        "history",
-        "jobs",
-        "kill",
-        "let",
-        "local",
-        "logout",
-        "mapfile",
-        "popd",
-        "printf",
-        "pushd",
-        "pwd",
-        "read",
-        "readarray",
-        "readonly",
-        "return",
-        "set",
-        "shift",
-        "shopt",
-        "source",
-        "suspend",
-        "test",
-        "times",
-        "trap",
-        "true",
-        "type",
-        "typeset",
-        "ulimit",
-        "umask",
-        "unalias",
-        "unset",
-        "wait",
-    ]
-)
 KEYWORDS = RESERVED - {"coproc"} | {"coproc"}
 
 
