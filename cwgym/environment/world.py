@@ -141,12 +141,12 @@ class World:
     def _autostart(self, session: Session, machine_id: str) -> None:
         """Open the machine user's autostart windows on the session's new desktop."""
         machine = self._machines[machine_id]
-        started = run_autostart(seat_for(self, session, machine_id, create=True))
-        for item in started:
+        seat = seat_for(self, session, machine_id)  # a fresh desktop, kept only if a window opens
+        for item in run_autostart(seat):
             data = {"file": item.name, "window": item.window, "once": item.once} if item.error is None else {"file": item.name, "error": item.error}
             self._record("application.autostart", machine_id, machine.user, data)
-        if not session.desktops[machine_id].windows:
-            del session.desktops[machine_id]  # nothing opened: the desktop stays lazily made
+        if seat.desk.windows:
+            session.desktops[machine_id] = seat.desk
 
     def _check_config(self, config: Any) -> EnvironmentConfig:
         if isinstance(config, dict):
