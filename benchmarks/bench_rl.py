@@ -107,8 +107,8 @@ def _stepper(make_env):
 
 def _steps_row(name: str, label: str, make_env, n: int, note: str = "") -> Row:
     row = measure(GROUP, name, label, _stepper(make_env), n)
-    row.extra["steps_per_s"] = 1000.0 / row.p50_ms if row.p50_ms else None
-    row.note = f"{row.extra['steps_per_s']:.0f} steps/s at p50" + (f"; {note}" if note else "")
+    row.extra["steps_per_s"] = 1000.0 / row.extra["mean_ms"]
+    row.note = f"{row.extra['steps_per_s']:.0f} steps/s (mean)" + (f"; {note}" if note else "")
     return row
 
 
@@ -191,9 +191,9 @@ def vector_rows(quick: bool) -> list[Row]:
 
                 row = measure(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", setup, n)
                 setup.envs.close()
-                rate = num * 1000.0 / row.p50_ms if row.p50_ms else 0.0
+                rate = num * 1000.0 / row.extra["mean_ms"]
                 row.extra["env_steps_per_s"] = rate
-                row.note = f"{rate:.0f} env steps/s at p50"
+                row.note = f"{rate:.0f} env steps/s (mean)"
                 if kind == "gymnasium SyncVectorEnv":
                     sync_rate[num] = rate
                 elif sync_rate.get(num):
