@@ -58,6 +58,7 @@ from cwgym.scene import (
     node_revision,
 )
 from cwgym.scene.digest import scene_digest
+from cwgym.scene.hit import HitPart
 
 if TYPE_CHECKING:
     from cwgym.desktop.seat import Seat
@@ -82,10 +83,11 @@ class Chunk:
     """Painted nodes (stamped, in painter order) and what the painting published.
 
     ``focused`` is the interaction that has the keyboard in this chunk, if any;
-    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection.
+    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection and ``hits``
+    its hit records (see :meth:`~cwgym.scene.Scene.composed_of`).
     """
 
-    __slots__ = ("buffers", "focus", "focused", "nodes", "scrolls", "semantic")
+    __slots__ = ("buffers", "focus", "focused", "hits", "nodes", "scrolls", "semantic")
 
     def __init__(
         self, nodes: list[Node], buffers: list[TextBuffer], scrolls: list[ScrollArea], focus: Any, focused: str | None = None
@@ -96,6 +98,7 @@ class Chunk:
         self.focus = focus
         self.focused = focused
         self.semantic: bytes | None = None
+        self.hits: HitPart | None = None
 
 
 class SceneCache:
@@ -384,6 +387,7 @@ def _compose(seat: Seat, width: int, height: int) -> Scene:
         scene.covers.extend(_scale_rect(s, r) for r in theme.covers())
     scene.focus = _focus(seat, desk.panel, panel_focus, win_chunks) if seat.shell else Focus()
     _stamp(scene)
+    scene.composed_of(chunks)
     _remember(seat.cache.parts, scene.digest, chunks)
     return _remember(seat.cache.scenes, scene_key, scene)
 

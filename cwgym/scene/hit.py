@@ -28,7 +28,7 @@ from cwgym.scene.geometry import Rect
 from cwgym.scene.node import Node
 from cwgym.scene.primitives import is_opaque
 
-__all__ = ["GRID", "Hit", "HitIndex"]
+__all__ = ["GRID", "Hit", "HitIndex", "HitPart"]
 
 _SHIFT = 6  # 64-pixel tiles
 _TILE = 1 << _SHIFT
@@ -59,18 +59,14 @@ class _Rec:
         "interaction",
         "node",
         "opaque",
-        "rank",
         "x0",
         "x1",
         "y0",
         "y1",
     )
 
-    def __init__(
-        self, node: Node, rank: int, x0: int, y0: int, x1: int, y1: int, fast: bool
-    ) -> None:
+    def __init__(self, node: Node, x0: int, y0: int, x1: int, y1: int, fast: bool) -> None:
         self.node = node
-        self.rank = rank
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
         self.fast = fast
         self.interaction = node.interaction
@@ -84,21 +80,19 @@ class _Rec:
         return self.fast or self.node.contains(x, y)
 
 
-class HitIndex:
-    """Hit-testing structure over nodes in painter order (bottom first).
+class HitPart:
+    """The hit records of a run of nodes (painter order) on a ``width`` x ``height`` screen.
 
-    Built once per scene state; rebuild it after the nodes change.
+    Records are bucketed by tile, topmost first. A scene composed of independently painted
+    pieces keeps one part per piece, so its index is the parts' buckets stacked
+    (:meth:`HitIndex.from_parts`) instead of every node measured again.
     """
 
-    __slots__ = ("_by_id", "_cols", "_rows", "_tiles", "height", "width")
+    __slots__ = ("by_id", "tiles")
 
     def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
-        self.width = width
-        self.height = height
         cols = max(1, (width + _TILE - 1) >> _SHIFT)
-        rows = max(1, (height + _TILE - 1) >> _SHIFT)
-        self._cols, self._rows = cols, rows
-        tiles: list[list[_Rec]] = [[] for _ in range(cols * rows)]
+        tiles: dict[int, list[_Rec]] = {}
         by_id: dict[int, _Rec] = {}
         for rank in range(len(painted) - 1, -1, -1):
             node = painted[rank]
@@ -118,13 +112,55 @@ class HitIndex:
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
             if x1 <= x0 or y1 <= y0:
                 continue
-            rec = _Rec(node, rank, x0, y0, x1, y1, fast and node.rounded_clip is None)
+            rec = _Rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
             by_id[node.id] = rec
             tx0, tx1 = x0 >> _SHIFT, (x1 - 1) >> _SHIFT
             for ty in range(y0 >> _SHIFT, ((y1 - 1) >> _SHIFT) + 1):
                 base = ty * cols
                 for tx in range(tx0, tx1 + 1):
-                    tiles[base + tx].append(rec)
+                    bucket = tiles.get(base + tx)
+                    if bucket is None:
+                        tiles[base + tx] = [rec]
+                    else:
+                        bucket.append(rec)
+        self.tiles = tiles
+        self.by_id = by_id
+
+
+class HitIndex:
+    """Hit-testing structure over nodes in painter order (bottom first).
+
+    Built once per scene state; rebuild it after the nodes change.
+    """
+
+    __slots__ = ("_by_id", "_cols", "_rows", "_tiles", "height", "width")
+
+    def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
+        self._stack([HitPart(painted, width, height)], width, height)
+
+    @classmethod
+    def from_parts(cls, parts: Sequence[HitPart], width: int, height: int) -> HitIndex:
+        """The index of the parts' nodes painted one part after another (bottom part first).
+
+        Every part must be measured on the same ``width`` x ``height`` screen, and each
+        part's nodes must all paint before the next part's.
+        """
+        index = cls.__new__(cls)
+        index._stack(parts, width, height)
+        return index
+
+    def _stack(self, parts: Sequence[HitPart], width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        cols = max(1, (width + _TILE - 1) >> _SHIFT)
+        rows = max(1, (height + _TILE - 1) >> _SHIFT)
+        self._cols, self._rows = cols, rows
+        tiles: list[list[_Rec]] = [[] for _ in range(cols * rows)]
+        by_id: dict[int, _Rec] = {}
+        for part in reversed(parts):
+            for tile, recs in part.tiles.items():
+                tiles[tile].extend(recs)
+            by_id.update(part.by_id)
         self._tiles = tiles
         self._by_id = by_id
 
@@ -239,12 +275,12 @@ class HitIndex:
         which is still a safe over-estimate.
         """
         pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
-        target, rank = rec.interaction, rec.rank
+        target = rec.interaction
         tiles, cols = self._tiles, self._cols
         for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
             for tx in range(rec.x0 >> _SHIFT, ((rec.x1 - 1) >> _SHIFT) + 1):
                 for r in tiles[ty * cols + tx]:
-                    if r.rank <= rank:
+                    if r is rec:  # the bucket is topmost first: the rest paint below the node
                         break
                     if not r.fast or not (
                         r.opaque

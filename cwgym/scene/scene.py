@@ -10,7 +10,7 @@ from cwgym.scene.delta import SceneDelta, diff_scenes
 from cwgym.scene.digest import node_revision, scene_digest
 from cwgym.scene.focus import Focus
 from cwgym.scene.geometry import Rect
-from cwgym.scene.hit import Hit, HitIndex
+from cwgym.scene.hit import Hit, HitIndex, HitPart
 from cwgym.scene.node import Node
 from cwgym.scene.panes import ScrollArea, TextBuffer
 from cwgym.scene.primitives import Color
@@ -50,6 +50,7 @@ class Scene:
         "_by_id",
         "_hits",
         "_painted",
+        "_pieces",
         "background",
         "buffers",
         "covers",
@@ -96,6 +97,7 @@ class Scene:
         self.digest = 0
         self._painted: list[Node] | None = None
         self._hits: HitIndex | None = None
+        self._pieces: list | None = None
         for n in nodes:
             self.add(n)
 
@@ -116,6 +118,7 @@ class Scene:
         self.nodes.append(node)
         self._painted = None
         self._hits = None
+        self._pieces = None
         return node
 
     def add_window(self, window: SceneWindow) -> SceneWindow:
@@ -128,6 +131,7 @@ class Scene:
         """Drop the painter-order and hit indexes after in-place changes."""
         self._painted = None
         self._hits = None
+        self._pieces = None
         self._by_id = {n.id: n for n in self.nodes}
 
     def update_occlusion(self) -> None:
@@ -192,10 +196,46 @@ class Scene:
 
     # ------------------------------------------------------------------ pointer
 
+    def composed_of(self, pieces: list) -> bool:
+        """Declare that the scene's nodes are ``pieces``' nodes, one piece after another.
+
+        A piece has ``nodes`` (painter order) and a ``hits`` slot where its
+        :class:`~cwgym.scene.hit.HitPart` is kept once measured, so pieces shared by many
+        scenes (a compositor's cached chunks) are measured once and the scene's hit index
+        only stacks their buckets. Ignored (returns False) unless every node of the scene
+        is in exactly one piece and each piece paints wholly below the next.
+        """
+        self._pieces = None
+        count, top = 0, None
+        for piece in pieces:
+            nodes = piece.nodes
+            if not nodes:
+                continue
+            if top is not None and nodes[0].z < top:
+                return False
+            top = nodes[-1].z
+            count += len(nodes)
+        if count != len(self.nodes):
+            return False
+        self._pieces = pieces
+        self._hits = None
+        return True
+
     def _index(self) -> HitIndex:
         h = self._hits
         if h is None:
-            h = self._hits = HitIndex(self.painted(), self.width, self.height)
+            pieces = self._pieces
+            if pieces is None:
+                h = HitIndex(self.painted(), self.width, self.height)
+            else:
+                parts = []
+                for piece in pieces:
+                    part = piece.hits
+                    if part is None:
+                        part = piece.hits = HitPart(piece.nodes, self.width, self.height)
+                    parts.append(part)
+                h = HitIndex.from_parts(parts, self.width, self.height)
+            self._hits = h
         return h
 
     def hit_test(self, x: int, y: int) -> Node | None:

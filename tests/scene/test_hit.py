@@ -251,3 +251,45 @@ def test_duplicate_ids_are_refused():
     s.nodes.append(node("a", Rect(0, 0, 1, 1), Region()))  # bypassing add
     with pytest.raises(ValueError, match="duplicate"):
         s.stamp()
+
+
+class _Piece:
+    """A run of nodes the way a compositor chunk carries them."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.hits = None
+
+
+def _answers(scene, points):
+    """Everything the pointer queries say about a scene, for comparing two indexes."""
+    out = [(scene.hit_test(x, y), scene.hit_stack(x, y)) for x, y in points]
+    for n in scene.painted():
+        out.append((n.id, scene.reachable_point(n.id), scene.visible_bounds(n.id)))
+    return out
+
+
+def test_an_index_stacked_from_pieces_answers_as_the_whole_scene():
+    whole = desktop_scene()
+    painted = whole.painted()
+    points = [(x, y) for x in range(0, whole.width, 7) for y in range(0, whole.height, 11)]
+    expected = _answers(whole, points)
+    cuts = [0, len(painted) // 3, len(painted) // 3, 2 * len(painted) // 3, len(painted)]
+    pieces = [_Piece(painted[a:b]) for a, b in zip(cuts, cuts[1:])]
+    stacked = Scene(whole.width, whole.height, nodes=painted)
+    assert stacked.composed_of(pieces)
+    assert _answers(stacked, points) == expected
+    assert all(p.hits is not None for p in pieces if p.nodes)  # measured once, kept on the piece
+
+
+def test_pieces_out_of_painter_order_or_incomplete_are_ignored():
+    whole = desktop_scene()
+    painted = whole.painted()
+    half = len(painted) // 2
+    scene = Scene(whole.width, whole.height, nodes=painted)
+    assert not scene.composed_of([_Piece(painted[half:]), _Piece(painted[:half])])
+    assert not scene.composed_of([_Piece(painted[:half])])
+    assert scene.hit_stack(320, 250) == whole.hit_stack(320, 250)  # the whole index serves
+    scene.composed_of([_Piece(painted[:half]), _Piece(painted[half:])])
+    scene.add(node("late", Rect(300, 240, 20, 20), Box(WHITE), z=10**9, interaction="late"))
+    assert scene.hit_test(305, 245).interaction == "late"  # adding a node drops the pieces
