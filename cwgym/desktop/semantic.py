@@ -29,22 +29,15 @@ from typing import Any
 
 import msgspec
 
-from cwgym.scene import Focus, Node, Rect, Scene, Text, UiText, UiTextBold
-from cwgym.scene.accessibility import build_accessibility
+from cwgym.scene import Node, Rect, Scene, Text, UiText, UiTextBold
+from cwgym.scene.node import parse_window
 
 __all__ = ["semantic_view"]
 
 _TEXT = (UiText, UiTextBold, Text)
+_STATES = ("checked", "selected", "expanded")
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
-
-
-class _NoHits:
-    """Stands in for the hit index: the projection does not sample click points."""
-
-    @staticmethod
-    def reachable_point(node_id: int) -> None:
-        return None
 
 
 def _rect(r: Any) -> dict[str, int]:
@@ -52,41 +45,71 @@ def _rect(r: Any) -> dict[str, int]:
 
 
 def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list, list]:
-    """The elements and text runs of nodes in painter order."""
-    elements = []
-    visible = {}
+    """The elements and text runs of nodes in painter order.
+
+    Each element merges the nodes of one interaction as
+    :func:`~cwgym.scene.accessibility.build_accessibility` does (the first semantic's
+    role, label and value, the label falling back to the first painted text, the first
+    checked/selected/expanded state), without the click point it samples.
+    """
+    groups: dict[str, list[Node]] = {}
+    text = []
     for n in nodes:
-        r = n.visible_bounds(viewport)
-        if r is not None:
-            visible[n.id] = r
-    for ax in build_accessibility(nodes, _NoHits(), Focus(interaction=focused)):  # type: ignore[arg-type]
+        if n.interaction is not None:
+            group = groups.get(n.interaction)
+            if group is None:
+                groups[n.interaction] = [n]
+            else:
+                group.append(n)
+        prim = n.primitive
+        if isinstance(prim, _TEXT) and prim.text:
+            r = n.visible_bounds(viewport)
+            if r is not None:
+                t: dict[str, Any] = {"text": prim.text, "bounds": _rect(r)}
+                if n.window is not None:
+                    t["window"] = n.window
+                text.append(t)
+    elements = []
+    for target, group in groups.items():
         shown: Rect | None = None
-        for node_id in ax.nodes:
-            r = visible.get(node_id)
+        for n in group:
+            r = n.visible_bounds(viewport)
             if r is not None:
                 shown = r if shown is None else shown.union(r)
         if shown is None:
             continue
-        e: dict[str, Any] = {"id": ax.id, "role": ax.role, "label": ax.name}
-        if ax.value is not None:
-            e["value"] = ax.value
-        if ax.window is not None:
-            e["window"] = ax.window
+        sem = next((n.semantic for n in group if n.semantic is not None), None)
+        label = sem.label if sem is not None else ""
+        if not label:
+            label = next((n.primitive.text for n in group if isinstance(n.primitive, _TEXT)), "")
+        e: dict[str, Any] = {"id": target, "role": sem.role if sem is not None else "", "label": label}
+        if sem is not None and sem.value is not None:
+            e["value"] = sem.value
+        window = parse_window(target)
+        if window is None:
+            window = next((n.window for n in group if n.window is not None), None)
+        if window is not None:
+            e["window"] = window
         e["bounds"] = _rect(shown)
-        e["enabled"] = ax.enabled
-        e["focused"] = ax.focused
-        for name in ("checked", "selected", "expanded"):
-            v = getattr(ax, name)
-            if v is not None:
-                e[name] = v
+        e["enabled"] = not (sem is not None and sem.disabled)
+        is_focused = focused == target
+        states: dict[str, bool] = {}
+        for n in group:
+            st = n.state
+            if st is None:
+                continue
+            for name in _STATES:
+                if name not in states:
+                    v = getattr(st, name)
+                    if v is not None:
+                        states[name] = v
+            if st.focused:
+                is_focused = True
+        e["focused"] = is_focused
+        for name in _STATES:
+            if name in states:
+                e[name] = states[name]
         elements.append(e)
-    text = []
-    for n in nodes:
-        if isinstance(n.primitive, _TEXT) and n.primitive.text and n.id in visible:
-            t: dict[str, Any] = {"text": n.primitive.text, "bounds": _rect(visible[n.id])}
-            if n.window is not None:
-                t["window"] = n.window
-            text.append(t)
     return elements, text
 
 
