@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -141,8 +142,24 @@ def node_id(window: int | None, key: Any) -> int:
     """A deterministic node id from a window id and a painter-chosen local key.
 
     ``key`` is any msgspec-encodable value (a string, an int, a tuple of them). The id
-    is a 64-bit content digest, identical in every process.
+    is a 64-bit content digest, identical in every process. Keys made only of strings,
+    ints and tuples of them are memoized (painters ask for the same ids on every
+    repaint); for those, equal keys always encode alike (no ``True == 1`` clash).
     """
+    if _plain(key):
+        return _node_id(window, key)
+    return u64(("cwgym.scene.node", window, key))
+
+
+def _plain(key: Any) -> bool:
+    t = type(key)
+    if t is str or t is int:
+        return True
+    return t is tuple and all(_plain(k) for k in key)
+
+
+@lru_cache(maxsize=1 << 16)
+def _node_id(window: int | None, key: Any) -> int:
     return u64(("cwgym.scene.node", window, key))
 
 
