@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from scene_fixture import BLACK, GREY, WHITE, desktop_scene
 
 from cwgym.scene import (
@@ -275,7 +277,7 @@ def test_an_index_stacked_from_pieces_answers_as_the_whole_scene():
     points = [(x, y) for x in range(0, whole.width, 7) for y in range(0, whole.height, 11)]
     expected = _answers(whole, points)
     cuts = [0, len(painted) // 3, len(painted) // 3, 2 * len(painted) // 3, len(painted)]
-    pieces = [_Piece(painted[a:b]) for a, b in zip(cuts, cuts[1:])]
+    pieces = [_Piece(painted[a:b]) for a, b in pairwise(cuts)]
     stacked = Scene(whole.width, whole.height, nodes=painted)
     assert stacked.composed_of(pieces)
     assert _answers(stacked, points) == expected
