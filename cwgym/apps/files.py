@@ -17,6 +17,7 @@ offsets (panes ``list`` and ``side``). The listing itself is never kept:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from cwgym.apps import _files_model as model
@@ -34,6 +35,9 @@ HISTORY = 50
 RECENTS = 50
 TEXT_FIELDS = ("location", "name", "search")
 #: The text fields' targets and the focus each takes.
+#: Listings remembered by content (:meth:`Files._listing`); a listing is immutable.
+LISTINGS_KEPT = 256
+_LISTINGS: OrderedDict[tuple, model.Listing] = OrderedDict()
 _FIELDS = {"files-name": "name", "files-location-entry": "location", "files-search-entry": "search"}
 SORT_KEYS = {"name": "name", "size": "size", "date": "date", "modified": "date", "mtime": "date"}
 
@@ -130,10 +134,33 @@ class Files(App):
         return state["tabs"][state["active"]]
 
     def _listing(self, ctx: AppContext, state: dict) -> model.Listing:
+        """The tab's listing, remembered by everything it is a function of (the
+        filesystem's digest, the user, the view settings, the clipboard and the day), so
+        an unchanged folder is not read again on every repaint, in any world."""
         tab = self._tab(state)
         search = tab["search"]["text"] if tab["search"] is not None else None
-        return model.listing(
-            ctx.files(),
+        ufs = ctx.files()
+        key = (
+            ufs.fs.digest(),
+            ufs.cred.uid,
+            ufs.cred.groups,
+            state["home"],
+            tab["loc"],
+            state["hidden"],
+            tab["sort"],
+            tab["desc"],
+            search,
+            tuple(state["starred"]),
+            tuple(state["recents"]),
+            ctx.clipboard,
+            model.day_of(ctx.now_us),
+        )
+        found = _LISTINGS.get(key)
+        if found is not None:
+            _LISTINGS.move_to_end(key)
+            return found
+        found = _LISTINGS[key] = model.listing(
+            ufs,
             state["home"],
             tab["loc"],
             hidden=state["hidden"],
@@ -145,6 +172,9 @@ class Files(App):
             clipboard=ctx.clipboard,
             now_us=ctx.now_us,
         )
+        if len(_LISTINGS) > LISTINGS_KEPT:
+            _LISTINGS.popitem(last=False)
+        return found
 
     @staticmethod
     def _notice(state: dict, text: str, error: bool = False) -> None:
