@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -104,14 +103,21 @@ class Node(msgspec.Struct):
 
     def visible_bounds(self, viewport: Rect | None = None) -> Rect | None:
         """Screen bounds cut by the clip, the rounded clip's rectangle and ``viewport``."""
-        r: Rect | None = self.transform.map_rect(self.bounds)
-        if self.clip is not None:
-            r = r.intersect(self.clip)
-        if r is not None and self.rounded_clip is not None:
-            r = r.intersect(self.rounded_clip.rect)
-        if r is not None and viewport is not None:
-            r = r.intersect(viewport)
-        return r
+        t = self.transform
+        if t.a == 1024 and t.d == 1024 and not (t.b or t.c):  # a translation: no Rect to map
+            b = self.bounds
+            x0, y0 = b.x + t.tx, b.y + t.ty
+            x1, y1 = x0 + b.width, y0 + b.height
+        else:
+            m = t.map_rect(self.bounds)
+            x0, y0, x1, y1 = m.x, m.y, m.x + m.width, m.y + m.height
+        for c in (self.clip, self.rounded_clip, viewport):
+            if c is not None:  # Rect.intersect, without the intermediate Rects
+                x0, y0 = max(x0, c.x), max(y0, c.y)
+                x1, y1 = min(x1, c.x + c.width), min(y1, c.y + c.height)
+                if x1 <= x0 or y1 <= y0:
+                    return None
+        return Rect(x0, y0, x1 - x0, y1 - y0)
 
     def damage_bounds(self) -> Rect | None:
         """The screen area a change to this node repaints (visible paint extent)."""
@@ -142,25 +148,21 @@ def node_id(window: int | None, key: Any) -> int:
     """A deterministic node id from a window id and a painter-chosen local key.
 
     ``key`` is any msgspec-encodable value (a string, an int, a tuple of them). The id
-    is a 64-bit content digest, identical in every process. Keys made only of strings,
-    ints and tuples of them are memoized (painters ask for the same ids on every
-    repaint); for those, equal keys always encode alike (no ``True == 1`` clash).
+    is a 64-bit content digest, identical in every process. Ids are memoized under the
+    key's ``repr``, which tells apart keys that compare equal but encode differently
+    (``1``, ``1.0`` and ``True``); painters ask for the same ids on every repaint.
     """
-    if _plain(key):
-        return _node_id(window, key)
-    return u64(("cwgym.scene.node", window, key))
+    memo = (window, repr(key))
+    found = _IDS.get(memo)
+    if found is None:
+        if len(_IDS) >= _IDS_KEPT:
+            _IDS.clear()
+        found = _IDS[memo] = u64(("cwgym.scene.node", window, key))
+    return found
 
 
-def _plain(key: Any) -> bool:
-    t = type(key)
-    if t is str or t is int:
-        return True
-    return t is tuple and all(_plain(k) for k in key)
-
-
-@lru_cache(maxsize=1 << 16)
-def _node_id(window: int | None, key: Any) -> int:
-    return u64(("cwgym.scene.node", window, key))
+_IDS: dict[tuple[int | None, str], int] = {}
+_IDS_KEPT = 1 << 16
 
 
 def parse_window(interaction: str | None) -> int | None:
