@@ -357,10 +357,8 @@ def _compose(seat: Seat, width: int, height: int) -> Scene:
             panel_focus = panel_chunk.focus
             chunks.append(panel_chunk)
     scene = Scene(width, height, theme.background, typeface=theme.typeface)
-    add = scene.add
     for chunk in chunks:
-        for n in chunk.nodes:
-            add(n)
+        scene.extend(chunk.nodes)
         scene.buffers.extend(chunk.buffers)
         scene.scrolls.extend(chunk.scrolls)
     if seat.shell:

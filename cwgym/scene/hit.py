@@ -33,6 +33,9 @@ __all__ = ["GRID", "Hit", "HitIndex", "HitPart"]
 _SHIFT = 6  # 64-pixel tiles
 _TILE = 1 << _SHIFT
 
+_NONE: list = []  # the bucket of a tile nothing covers (never appended to)
+_LAZY_TILES = 8  # tiles a part cuts from its records before it buckets them all
+
 #: The sampling grid of ``reachable_point`` is GRID x GRID cells (after the centre).
 GRID = 8
 
@@ -83,16 +86,17 @@ class _Rec:
 class HitPart:
     """The hit records of a run of nodes (painter order) on a ``width`` x ``height`` screen.
 
-    Records are bucketed by tile, topmost first. A scene composed of independently painted
-    pieces keeps one part per piece, so its index is the parts' buckets stacked
-    (:meth:`HitIndex.from_parts`) instead of every node measured again.
+    Records are kept topmost first and bucketed by tile on demand: a click needs one or
+    two tiles, so the first few buckets are cut from the records as they are asked for,
+    and only a part asked for many is bucketed whole. A scene composed of independently
+    painted pieces keeps one part per piece, so its index stacks the parts' buckets
+    (:meth:`HitIndex.from_parts`) instead of measuring every node again.
     """
 
-    __slots__ = ("by_id", "tiles")
+    __slots__ = ("_asked", "_cols", "_tiles", "_whole", "by_id", "recs")
 
     def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
-        cols = max(1, (width + _TILE - 1) >> _SHIFT)
-        tiles: dict[int, list[_Rec]] = {}
+        recs: list[_Rec] = []
         by_id: dict[int, _Rec] = {}
         for rank in range(len(painted) - 1, -1, -1):
             node = painted[rank]
@@ -114,8 +118,37 @@ class HitPart:
                 continue
             rec = _Rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
             by_id[node.id] = rec
-            tx0, tx1 = x0 >> _SHIFT, (x1 - 1) >> _SHIFT
-            for ty in range(y0 >> _SHIFT, ((y1 - 1) >> _SHIFT) + 1):
+            recs.append(rec)
+        self.recs = recs
+        self.by_id = by_id
+        self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
+        self._tiles: dict[int, list[_Rec]] = {}
+        self._asked = 0
+        self._whole = False  # every bucket cut: a tile not in _tiles is empty
+
+    def tile(self, index: int) -> list[_Rec]:
+        """The records touching tile ``index`` (row-major), topmost first."""
+        tiles = self._tiles
+        bucket = tiles.get(index)
+        if bucket is None:
+            if self._whole:
+                return _NONE
+            self._asked += 1
+            if self._asked > _LAZY_TILES:
+                self._bucket_all()
+                return self.tile(index)
+            ty, tx = divmod(index, self._cols)
+            x0, y0 = tx << _SHIFT, ty << _SHIFT
+            x1, y1 = x0 + _TILE, y0 + _TILE
+            bucket = tiles[index] = [r for r in self.recs if r.x0 < x1 and x0 < r.x1 and r.y0 < y1 and y0 < r.y1]
+        return bucket
+
+    def _bucket_all(self) -> None:
+        cols = self._cols
+        tiles: dict[int, list[_Rec]] = {}
+        for rec in self.recs:
+            tx0, tx1 = rec.x0 >> _SHIFT, (rec.x1 - 1) >> _SHIFT
+            for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
                 base = ty * cols
                 for tx in range(tx0, tx1 + 1):
                     bucket = tiles.get(base + tx)
@@ -123,8 +156,8 @@ class HitPart:
                         tiles[base + tx] = [rec]
                     else:
                         bucket.append(rec)
-        self.tiles = tiles
-        self.by_id = by_id
+        self._tiles = tiles
+        self._whole = True
 
 
 class HitIndex:
@@ -133,7 +166,7 @@ class HitIndex:
     Built once per scene state; rebuild it after the nodes change.
     """
 
-    __slots__ = ("_by_id", "_cols", "_rows", "_tiles", "height", "width")
+    __slots__ = ("_by_id", "_cols", "_parts", "_rows", "_tiles", "height", "width")
 
     def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
         self._stack([HitPart(painted, width, height)], width, height)
@@ -152,22 +185,29 @@ class HitIndex:
     def _stack(self, parts: Sequence[HitPart], width: int, height: int) -> None:
         self.width = width
         self.height = height
-        cols = max(1, (width + _TILE - 1) >> _SHIFT)
-        rows = max(1, (height + _TILE - 1) >> _SHIFT)
-        self._cols, self._rows = cols, rows
-        tiles: list[list[_Rec]] = [[] for _ in range(cols * rows)]
+        self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
+        self._rows = max(1, (height + _TILE - 1) >> _SHIFT)
+        self._parts = parts[::-1]  # topmost first
+        self._tiles: dict[int, list[_Rec]] = {}
         by_id: dict[int, _Rec] = {}
-        for part in reversed(parts):
-            for tile, recs in part.tiles.items():
-                tiles[tile].extend(recs)
+        for part in parts:
             by_id.update(part.by_id)
-        self._tiles = tiles
         self._by_id = by_id
+
+    def _bucket(self, index: int) -> list[_Rec]:
+        """Every record touching tile ``index``, topmost first."""
+        bucket = self._tiles.get(index)
+        if bucket is None:
+            bucket = []
+            for part in self._parts:
+                bucket.extend(part.tile(index))
+            self._tiles[index] = bucket
+        return bucket
 
     def _tile(self, x: int, y: int) -> list[_Rec]:
         if not (0 <= x < self.width and 0 <= y < self.height):
-            return []
-        return self._tiles[(y >> _SHIFT) * self._cols + (x >> _SHIFT)]
+            return _NONE
+        return self._bucket((y >> _SHIFT) * self._cols + (x >> _SHIFT))
 
     def hit_test(self, x: int, y: int) -> Node | None:
         """The node a click at ``(x, y)`` reaches, or ``None``."""
@@ -276,10 +316,10 @@ class HitIndex:
         """
         pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
         target = rec.interaction
-        tiles, cols = self._tiles, self._cols
+        cols = self._cols
         for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
             for tx in range(rec.x0 >> _SHIFT, ((rec.x1 - 1) >> _SHIFT) + 1):
-                for r in tiles[ty * cols + tx]:
+                for r in self._bucket(ty * cols + tx):
                     if r is rec:  # the bucket is topmost first: the rest paint below the node
                         break
                     if not r.fast or not (

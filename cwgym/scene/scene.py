@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
 from cwgym.scene.accessibility import AxNode, build_accessibility
@@ -19,6 +19,7 @@ from cwgym.scene.windows import SceneWindow, compute_occlusion
 __all__ = ["Scene"]
 
 _by_z = attrgetter("z")
+_node_id = attrgetter("id")
 
 
 class Scene:
@@ -120,6 +121,23 @@ class Scene:
         self._hits = None
         self._pieces = None
         return node
+
+    def extend(self, nodes: Sequence[Node]) -> None:
+        """Append many nodes at once; raises ``ValueError`` (adding none) on a duplicate id."""
+        by_id = self._by_id
+        before = len(by_id)
+        by_id.update(zip(map(_node_id, nodes), nodes))
+        if len(by_id) != before + len(nodes):
+            self._by_id = {n.id: n for n in self.nodes}
+            seen: set[int] = set(self._by_id)
+            for n in nodes:
+                if n.id in seen:
+                    raise ValueError(f"duplicate scene node id {n.id} (interaction {n.interaction!r})")
+                seen.add(n.id)
+        self.nodes.extend(nodes)
+        self._painted = None
+        self._hits = None
+        self._pieces = None
 
     def add_window(self, window: SceneWindow) -> SceneWindow:
         """Add a compositor window (any order; :meth:`stamp` sorts them by ``z``)."""

@@ -295,3 +295,21 @@ def test_pieces_out_of_painter_order_or_incomplete_are_ignored():
     scene.composed_of([_Piece(painted[:half]), _Piece(painted[half:])])
     scene.add(node("late", Rect(300, 240, 20, 20), Box(WHITE), z=10**9, interaction="late"))
     assert scene.hit_test(305, 245).interaction == "late"  # adding a node drops the pieces
+
+
+def test_extend_adds_nodes_at_once_and_refuses_a_duplicate_without_adding_any():
+    whole = desktop_scene()
+    painted = whole.painted()
+    scene = Scene(whole.width, whole.height)
+    scene.extend(painted[:5])
+    scene.extend(painted[5:])
+    assert scene.painted() == painted and scene.node(painted[-1].id) is painted[-1]
+    before = list(scene.nodes)
+    extra = node("extra", Rect(0, 0, 5, 5), Box(WHITE))
+    try:
+        scene.extend([extra, painted[3]])
+    except ValueError as exc:
+        assert str(painted[3].id) in str(exc)
+    else:
+        raise AssertionError("a duplicate id was accepted")
+    assert scene.nodes == before and scene.node(extra.id) is None and scene.node(painted[3].id) is painted[3]
