@@ -60,11 +60,19 @@ class LoadedFont:
 
 def as_font_key(font: FontKey | str) -> FontKey:
     """Return ``font`` as a FontKey; raise ValueError naming an unknown key."""
+    if type(font) is FontKey:
+        return font
+    found = _KEYS_BY_VALUE.get(font) if isinstance(font, str) else None
+    if found is not None:
+        return found
     try:
         return FontKey(font)
     except ValueError:
         known = ", ".join(k.value for k in FontKey)
         raise ValueError(f"unknown font key {font!r}; known keys: {known}") from None
+
+
+_KEYS_BY_VALUE = {k.value: k for k in FontKey}
 
 
 @functools.cache
