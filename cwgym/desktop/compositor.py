@@ -105,15 +105,17 @@ class SceneCache:
     """Repaint cache shared by the seats of one theme and grant (see the module docstring).
 
     Least recently used entries go first: chunks by key, scenes by state and by scene
-    key, each scene's chunks and ``semantic.v1`` projection by scene digest.
+    key, each scene's chunks and ``semantic.v1`` projection by scene digest, and the
+    pieces of window content applications reuse (:meth:`~cwgym.desktop.painter.Painter.reuse`).
     ``semantic`` is the slot :func:`~cwgym.desktop.semantic.semantic_view` reads and
     fills (one projection); :meth:`projection` keeps many.
     """
 
-    __slots__ = ("chunks", "parts", "scenes", "semantic", "states", "views")
+    __slots__ = ("chunks", "parts", "pieces", "scenes", "semantic", "states", "views")
 
     def __init__(self) -> None:
         self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
+        self.pieces: OrderedDict[Any, tuple] = OrderedDict()  # Painter.reuse's
         self.states: OrderedDict[Any, Scene] = OrderedDict()
         self.scenes: OrderedDict[Any, Scene] = OrderedDict()
         self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
@@ -181,7 +183,8 @@ def _finish(builder: SceneBuilder, focus: Any = None, focused: str | None = None
     scene = builder.scene
     nodes = sorted(scene.nodes, key=lambda n: n.z)
     for n in nodes:
-        n.revision = node_revision(n)
+        if not n.revision:  # a node reused from an earlier painting is stamped already
+            n.revision = node_revision(n)
     return Chunk(nodes, list(scene.buffers), list(scene.scrolls), focus, focused)
 
 
@@ -226,7 +229,7 @@ def _window_chunk(
             b.paint(Box(theme.palette["window"]), content, key="content-bg")
         if app is not None and content.width > 0 and content.height > 0:
             with b.group(transform=Transform.translate(content.x, content.y), clip=content, z=10):
-                painter = Painter(b, win.id, content, theme.palette, win.scroll)
+                painter = Painter(b, win.id, content, theme.palette, win.scroll, seat.cache.pieces)
                 app.paint(painter, win.state, paint_key)
                 app_focus = painter.app_focus
     focused_target = app_focus.target if focused and app_focus is not None else None

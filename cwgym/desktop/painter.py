@@ -14,7 +14,8 @@ measured label is exactly as wide as it is drawn.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +38,10 @@ from cwgym.scene import (
 from cwgym.scene.node import Node
 from cwgym.text import ellipsize, line_height, measure, shape
 
-__all__ = ["AppFocus", "Painter"]
+__all__ = ["PIECES_KEPT", "AppFocus", "Painter"]
+
+#: Pieces :meth:`Painter.reuse` keeps (least recently used out first).
+PIECES_KEPT = 2048
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,11 @@ class Painter:
         content: Rect,
         palette: dict[str, Color],
         scroll: dict[str, int],
+        pieces: OrderedDict | None = None,
     ) -> None:
         self._b = builder
+        self._pieces = pieces
+        self._palette_key: tuple | None = None
         self.window = window
         self._origin = (content.x, content.y)
         self._dx = 0
@@ -272,6 +279,44 @@ class Painter:
             self.focus(name, role="textbox", label=label, value=value, caret=caret_rect, column=offset, offset=offset, text_entry=True)
 
     # -- structure ---------------------------------------------------------------------
+    def reuse(self, key: Hashable, paint: Callable[..., Any], *args: Any) -> None:
+        """Paint what ``paint(self, *args)`` paints, or add the very nodes it painted before.
+
+        ``key`` must name everything ``paint`` reads besides the painter itself (its
+        window, position, offsets, palette and group are added to the key here). A
+        piece painted once is reused by every window showing it in any world sharing
+        the repaint cache: a row, a sidebar, a toolbar that did not change is not painted
+        again when its window repaints. Painting that publishes focus, a buffer or a
+        scroll pane is never reused (those are not nodes); call it outside ``reuse``.
+        """
+        pieces = self._pieces
+        if pieces is None:
+            paint(self, *args)
+            return
+        if self._palette_key is None:
+            self._palette_key = tuple(self.palette.items())
+        full = (key, self.window, self._origin, self._dx, self._dy, self._auto, self._palette_key, self._b.context())
+        hit = pieces.get(full)
+        if hit is not None:
+            pieces.move_to_end(full)
+            nodes, auto = hit
+            self._b.extend(nodes)
+            self._auto += auto
+            first = self._first_node
+            for n in nodes:
+                if n.interaction is not None and n.interaction not in first:
+                    first[n.interaction] = n.id
+            return
+        scene = self._b.scene
+        start, auto, focus = len(scene.nodes), self._auto, self.app_focus
+        buffers, scrolls = len(scene.buffers), len(scene.scrolls)
+        paint(self, *args)
+        if self.app_focus is not focus or len(scene.buffers) != buffers or len(scene.scrolls) != scrolls:
+            return
+        pieces[full] = (scene.nodes[start:], self._auto - auto)
+        if len(pieces) > PIECES_KEPT:
+            pieces.popitem(last=False)
+
     @contextmanager
     def clipped(self, rect: Rect, *, dx: int = 0, dy: int = 0) -> Iterator[None]:
         """Paint the body clipped to ``rect`` and shifted by ``(dx, dy)`` (scrolled content)."""

@@ -112,6 +112,16 @@ class SceneBuilder:
         finally:
             self._stack.pop()
 
+    def context(self) -> tuple:
+        """What the current group gives every node painted in it (window, transform, clip,
+        rounded clip, z, opacity): equal contexts paint equal nodes from equal calls."""
+        top = self._stack[-1]
+        return (top.window, top.transform, top.clip, top.rounded_clip, top.z, top.opacity)
+
+    def extend(self, nodes: list[Node]) -> None:
+        """Add nodes painted before (by an equal call in an equal context) as they are."""
+        self.scene.extend(nodes)
+
     def id_for(self, key: Any, window: int | None = _INHERIT) -> int:
         """The id :meth:`paint` gives a node with this key (in the current window by default)."""
         return node_id(self._stack[-1].window if window is _INHERIT else window, key)
