@@ -253,10 +253,11 @@ def paint(p: Painter, state: dict, listing: model.Listing) -> None:
     loc = tab["loc"]
     virtual = loc in model.VIRTUAL
     # toolbar
+    tools = []
     x = 8
     for target, symbol, label in TOOL_LEFT:
         disabled = (target == "files-back" and not tab["back"]) or (target == "files-forward" and not tab["forward"]) or (target == "files-up" and (virtual or loc == "/"))
-        _icon_button(p, target, symbol, label, Rect(x, 5, ICON_BTN, ICON_BTN), disabled=disabled)
+        tools.append((target, symbol, label, Rect(x, 5, ICON_BTN, ICON_BTN), disabled, None))
         x += ICON_BTN + 4
     x = w - 8 - len(TOOL_RIGHT) * (ICON_BTN + 4) + 4
     for target, symbol, label in TOOL_RIGHT:
@@ -265,12 +266,14 @@ def paint(p: Painter, state: dict, listing: model.Listing) -> None:
             symbol, label = ("view-list", "List View") if state["view"] == "grid" else ("view-grid", "Grid View")
         if target == "files-search":
             checked = tab["search"] is not None
-        _icon_button(p, target, symbol, label, Rect(x, 5, ICON_BTN, ICON_BTN), checked=checked)
+        tools.append((target, symbol, label, Rect(x, 5, ICON_BTN, ICON_BTN), False, checked))
         x += ICON_BTN + 4
+    p.reuse(("files-tools", tuple(tools)), _paint_tools, tools)
     _paint_pathbar(p, state, tab, lay.pathbar, listing)
     # action bar
     p.box(Rect(0, TOOL_H, w, lay.tabs.y - TOOL_H), header_fill, key="actionbar-bg")
     starred_all = bool(sel_rows) and all(r.starred for r in sel_rows)
+    actions = []
     for target, label, rect in lay.actions:
         disabled = False
         if target in ("files-cut", "files-copy", "files-rename", "files-star") and loc == model.TRASH:
@@ -284,7 +287,8 @@ def paint(p: Painter, state: dict, listing: model.Listing) -> None:
         elif target == "files-empty-trash":
             disabled = not rows
         checked = {"files-hidden": state["hidden"], "files-star": starred_all}.get(target)
-        _action_button(p, target, label, rect, disabled, checked)
+        actions.append((target, label, rect, disabled, checked))
+    p.reuse(("files-actions", tuple(actions)), _paint_actions, actions)
     p.box(Rect(0, lay.tabs.y - 1, w, 1), pal["border"], key="actionbar-line")
     _paint_tabs(p, state, lay.tabs)
     _paint_sidebar(p, state, lay.sidebar, listing)
@@ -293,9 +297,21 @@ def paint(p: Painter, state: dict, listing: model.Listing) -> None:
         _paint_notice(p, state["notice"], lay.notice)
     if lay.edit is not None:
         _paint_edit(p, state, lay.edit)
-    _paint_head(p, state, tab, lay.head, virtual or bool(tab["search"] and tab["search"]["text"].strip()))
+    with_location = virtual or bool(tab["search"] and tab["search"]["text"].strip())
+    head = (lay.head, state["view"], tab["sort"], tab["desc"], tab["loc"] == model.TRASH, with_location)
+    p.reuse(("files-head", head), _paint_head, state, tab, lay.head, with_location)
     _paint_list(p, state, tab, lay.list, listing)
     _paint_status(p, state, tab, lay.status, listing, sel_rows)
+
+
+def _paint_tools(p: Painter, tools: list) -> None:
+    for target, symbol, label, rect, disabled, checked in tools:
+        _icon_button(p, target, symbol, label, rect, disabled=disabled, checked=checked)
+
+
+def _paint_actions(p: Painter, actions: list) -> None:
+    for action in actions:
+        _action_button(p, *action)
 
 
 def _action_button(p: Painter, target: str, label: str, rect: Rect, disabled: bool, checked: bool | None) -> None:
@@ -438,8 +454,12 @@ def _paint_sidebar(p: Painter, state: dict, r: Rect, listing: model.Listing) -> 
     entries = side_entries(listing)
     ext = side_extent(entries)
     offset = p.scroll(SIDE, r, ext)
-    tab = state["tabs"][state["active"]]
-    loc = tab["loc"]
+    loc = state["tabs"][state["active"]]["loc"]
+    p.reuse(("files-sidebar", r, tuple(entries), ext, offset, loc), _paint_places, r, entries, ext, offset, loc)
+
+
+def _paint_places(p: Painter, r: Rect, entries: list, ext: int, offset: int, loc: str) -> None:
+    pal = p.palette
     lh = line_height(FONT, SIZE)
     with p.clipped(r, dy=-offset):
         y = r.y + 4
@@ -602,6 +622,7 @@ def _paint_list(p: Painter, state: dict, tab: dict, lst: Rect, listing: model.Li
     selected = set(tab["selected"])
     with_location = tab["loc"] in model.VIRTUAL or bool(tab["search"] and tab["search"]["text"].strip())
     cols = _columns(lst, with_location)
+    columns = tuple(cols.items())
     grid = state["view"] == "grid"
     if grid:
         cols_n = grid_columns(lst)
@@ -617,10 +638,12 @@ def _paint_list(p: Painter, state: dict, tab: dict, lst: Rect, listing: model.Li
             row = rows[i]
             if row.path == focus_row:
                 focus_index = i
+            rect, chosen = row_rect(state, lst, i), row.path in selected
             if grid:
-                _paint_tile(p, i, row, row_rect(state, lst, i), row.path in selected, listing)
+                p.reuse(("files-tile", i, row, rect, chosen, listing.home), _paint_tile, i, row, rect, chosen, listing)
             else:
-                _paint_row(p, i, row, row_rect(state, lst, i), row.path in selected, cols, with_location, listing)
+                key = ("files-row", i, row, rect, chosen, columns, with_location, listing.today, listing.home)
+                p.reuse(key, _paint_row, i, row, rect, chosen, cols, with_location, listing)
     if ext > lst.height:
         _paint_bar(p, LIST, lst, offset, ext)
     if state["focus"] == "list":

@@ -3,7 +3,9 @@ result: every scene and frame is the one a world with a cold cache composes."""
 
 from __future__ import annotations
 
-from desktop_fixture import M, app, definition, desktop, key, ok, type_, world
+import random
+
+from desktop_fixture import M, app, click, definition, desktop, key, ok, type_, world
 
 from cwgym import World
 
@@ -57,3 +59,25 @@ def test_a_file_written_outside_the_desktop_shows_in_an_open_folder():
     texts = [t["text"] for t in env.observe()["channels"]["semantic.v1"][M]["text"]]
     assert "fresh.txt" in texts
     assert _looks(env) == _cold(w, env.id)
+
+
+def test_reused_pieces_of_a_window_never_change_what_it_shows():
+    """Files reuses rows, toolbars and the sidebar painted in earlier states (another row
+    selected, another sort); every state still looks as a world with a cold cache shows it."""
+    w = world()
+    env = desktop(w)
+    ok(env, app("launch", kind="files"))
+    rng = random.Random(3)
+    targets = [f"window:0:content:open:{i}" for i in range(4)] + [
+        "window:0:content:files-sort:size",
+        "window:0:content:files-sort:name",
+        "window:0:content:files-hidden",
+        "window:0:content:files-star",
+        "window:0:content:files-back",
+    ]
+    for _ in range(12):
+        target = rng.choice(targets)
+        scene = env.scene(1280, 800)
+        if any(n["interaction"] == target for n in scene["nodes"]):
+            click(env, target)
+            assert _looks(env) == _cold(w, env.id), target
