@@ -42,6 +42,9 @@ INTERFACES = {
     "pointer (grid)": {"interface": "pointer", "grid": [32, 20]},
     "screen (JSON envelopes)": {"interface": "screen"},
 }
+#: Untimed steps before a rate is measured: the first steps import modules and fill caches
+#: that a training run pays for once.
+WARMUP_STEPS = 100
 SHELL = ["ls ~", "cat ~/Admin/backup-request.txt", "echo hi >> ~/notes.txt", "wc -l ~/notes.txt", "pwd"]
 
 
@@ -106,7 +109,7 @@ def _stepper(make_env):
 
 
 def _steps_row(name: str, label: str, make_env, n: int, note: str = "") -> Row:
-    row = measure(GROUP, name, label, _stepper(make_env), n)
+    row = measure(GROUP, name, label, _stepper(make_env), n, warmup=WARMUP_STEPS)
     row.extra["steps_per_s"] = 1000.0 / row.extra["mean_ms"]
     row.note = f"{row.extra['steps_per_s']:.0f} steps/s (mean)" + (f"; {note}" if note else "")
     return row
@@ -189,7 +192,7 @@ def vector_rows(quick: bool) -> list[Row]:
                     setup.envs = envs
                     return lambda: envs.step(actions[next(counter) % len(actions)])
 
-                row = measure(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", setup, n)
+                row = measure(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", setup, n, warmup=WARMUP_STEPS // num)
                 setup.envs.close()
                 rate = num * 1000.0 / row.extra["mean_ms"]
                 row.extra["env_steps_per_s"] = rate

@@ -65,8 +65,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def measure(group: str, name: str, world: str, setup: Setup, n: int, ref_setup: Setup | None = None) -> Row:
-    ours = timings(setup, n)
+def measure(group: str, name: str, world: str, setup: Setup, n: int, ref_setup: Setup | None = None, warmup: int = 3) -> Row:
+    """Time ``n`` calls after ``warmup`` untimed ones (a steady-state rate should not pay
+    one-time costs such as a module imported on first use)."""
+    ours = timings(setup, n, warmup)
     row = Row(group, name, world, n, percentile(ours, 0.5), percentile(ours, 0.95))
     row.extra["mean_ms"] = sum(ours) / len(ours)  # throughput is n over the summed time, slow calls included
     if ref_setup is not None:
