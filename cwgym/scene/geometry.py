@@ -299,8 +299,16 @@ class Transform(msgspec.Struct, frozen=True):
 
     def map_rect(self, r: Rect) -> Rect:
         """The screen-space bounding box of a local rectangle."""
-        if self.a == UNIT and self.d == UNIT and not (self.b or self.c):
-            return Rect(r.x + self.tx, r.y + self.ty, r.width, r.height)
+        if not (self.b or self.c):  # axis-aligned: the corners' extremes are two values per axis
+            if self.a == UNIT and self.d == UNIT:
+                return Rect(r.x + self.tx, r.y + self.ty, r.width, r.height)
+            xa, xb = (self.a * r.x) // UNIT, (self.a * (r.x + r.width)) // UNIT
+            ya, yb = (self.d * r.y) // UNIT, (self.d * (r.y + r.height)) // UNIT
+            if xa > xb:
+                xa, xb = xb, xa
+            if ya > yb:
+                ya, yb = yb, ya
+            return Rect(xa + self.tx, ya + self.ty, xb - xa, yb - ya)
         x1, y1 = r.x + r.width, r.y + r.height
         pts = (self.apply(r.x, r.y), self.apply(x1, r.y), self.apply(r.x, y1), self.apply(x1, y1))
         minx = min(p[0] for p in pts)

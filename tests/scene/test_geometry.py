@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -214,3 +216,14 @@ def test_rounded_clip_corners():
     assert rc.contains(3, 3)  # centre (3.5, 3.5) is 9.2 px from the corner centre (10, 10)
     assert not rc.contains(20, 10)
     assert RoundedClip(0, 0, 20, 20, 0).contains(0, 0)
+
+
+def test_map_rect_is_the_bounding_box_of_the_mapped_corners():
+    rng = random.Random(11)
+    for _ in range(5000):
+        t = Transform(rng.randrange(-3000, 3000), rng.choice([0, 0, 0, rng.randrange(-900, 900)]), rng.choice([0, 0, 0, rng.randrange(-900, 900)]),
+                      rng.randrange(-3000, 3000), rng.randrange(-100, 100), rng.randrange(-100, 100))
+        r = Rect(rng.randrange(-500, 500), rng.randrange(-500, 500), rng.randrange(-5, 400), rng.randrange(-5, 400))
+        corners = [t.apply(x, y) for x in (r.x, r.x + r.width) for y in (r.y, r.y + r.height)]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        assert t.map_rect(r) == Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
