@@ -122,7 +122,7 @@ def _config(env_id: str, **overrides) -> dict:
 
 
 def single_env_rows(quick: bool) -> list[Row]:
-    n = 100 if quick else 600
+    n = 100 if quick else 2000
     rows = []
     for mode, obs in OBS_MODES.items():
         for interface, extra in INTERFACES.items():
@@ -170,7 +170,7 @@ def _vector(kind: str, num: int, env_id: str, **kwargs):
 
 
 def vector_rows(quick: bool) -> list[Row]:
-    n = 30 if quick else 150
+    n = 30 if quick else 400
     rows = []
     sizes = (1, 2, 4, 8)
     kinds = ("gymnasium SyncVectorEnv", "cwgym in-process", "cwgym shared memory, 2 workers", "gymnasium AsyncVectorEnv")
