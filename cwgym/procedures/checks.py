@@ -309,6 +309,12 @@ def _window(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
         r.reason = f"{len(matching)} window(s) match"
 
 
+#: Check kinds that read only their machine's files: their verdicts can change only when
+#: its filesystem does.
+FILE_CHECKS = frozenset(
+    {"file_equals", "file_has_line", "file_lacks_line", "file_contains", "file_absent", "file_exists", "file_mode", "file_sorted", "dir_entries"}
+)
+
 CHECKS = {
     "file_equals": _file_equals,
     "file_has_line": _lines_check(True),

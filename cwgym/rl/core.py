@@ -18,6 +18,7 @@ import numpy as np
 
 from cwgym.environment import Environment, World
 from cwgym.procedures import Verification, load_procedure, stage
+from cwgym.procedures.checks import FILE_CHECKS
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.resources import load_world
 from cwgym.rl.actions import DecodeContext, build_codec
@@ -89,6 +90,8 @@ class Episode:
         self.ctx.locate = self._locate
         self.channels: dict[str, Any] = {}
         self.verification: Verification | None = None
+        self._files_only = False  # every check reads only files: re-verify when they change
+        self._verified_files: bytes | None = None
         self.effect_state: str | None = None
         self.reward: Reward = reward_model(self.config.reward, blueprint.footprints)
         self.needs_table = blueprint.observations.wants_table or blueprint.actions.needs_table
@@ -107,7 +110,7 @@ class Episode:
         if self.bp.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
         self.words = frozenset(tokens(self.instance.instruction))
-        self.verification = check(world, self.instance)
+        self.verification = self._verify(fresh=True)
         self.reward.start(self.verification, world, self.instance, self.bp.machine)
         self._look()
         info = self._info({"status": "reset"}, [])
@@ -140,7 +143,7 @@ class Episode:
             if failed:
                 summary["errors"] = failed
         if changed:
-            self.verification = check(self.world, self.instance)
+            self.verification = self._verify()
         verification = self.verification
         reward = self.reward(verification, self.world, changed) - self.config.step_cost
         terminated = bool(verification.passed or decoded.done)
@@ -148,6 +151,21 @@ class Episode:
         truncated = limit is not None and self.steps >= limit
         self._look()
         return float(reward), terminated, truncated, self._info(summary, outcomes)
+
+    def _verify(self, fresh: bool = False) -> Verification:
+        """The instance's verification now. When every check reads only files, a step
+        that left the filesystem as it was keeps the verdicts it had (a click that
+        selects a row cannot change them)."""
+        instance = self.instance
+        if fresh:
+            self._files_only = not any(p.capture for p in instance.phases) and all(c.kind() in FILE_CHECKS for c in instance.verify)
+            self._verified_files = None
+        if self._files_only:
+            files = self.world.machine(instance.machine).fs.digest()
+            if files == self._verified_files and self.verification is not None:
+                return self.verification
+            self._verified_files = files
+        return check(self.world, instance)
 
     # -- observing --------------------------------------------------------------------------
     def _look(self) -> None:
@@ -216,7 +234,7 @@ class Episode:
         if self.bp.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
         self.words = frozenset(tokens(self.instance.instruction))
-        self.verification = check(self.world, self.instance)
+        self.verification = self._verify(fresh=True)
         self._look()
 
 

@@ -8,7 +8,9 @@ import pickle
 import gymnasium as gym
 import pytest
 
+import cwgym.rl.core as core
 from cwgym.rl.expert import expert_rollout
+from cwgym.rl.verifier import check
 
 BACKUP = "cwgym/terminal-ops-backup-script-v0"  # 5 phases (the first only reads), 4 checks
 
@@ -102,3 +104,26 @@ def test_a_pickled_env_keeps_its_reward_state():
         assert env.step(action)[1:4] == copy.step(action)[1:4]
     fresh = pickle.loads(pickle.dumps(gym.make(BACKUP)))  # never reset: rebuilt from its arguments
     assert fresh.reset(seed=2)[0]["instruction"] == env.reset(seed=2)[0]["instruction"]
+
+
+def test_file_checks_are_rerun_only_when_files_change(monkeypatch):
+    """easy-rename-file checks only files: a step that changes the screen but not the
+    filesystem keeps the verdicts, and they always equal a fresh verification."""
+    calls = []
+    monkeypatch.setattr(core, "check", lambda world, instance: calls.append(1) or check(world, instance))
+    env = gym.make("cwgym/easy-rename-file-v0")
+    episode = env.unwrapped._episode
+    env.reset(seed=3)
+    env.action_space.seed(0)
+    changed = 0
+    for _ in range(100):
+        before = episode.effect_state
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        changed += episode.effect_state != before
+        assert episode.verification.to_plain() == check(episode.world, episode.instance).to_plain()
+        if terminated or truncated:
+            env.reset(seed=3)
+    assert changed >= 10 and len(calls) < changed / 2  # most changes were on screen only
+    transitions = expert_rollout(env, seed=5)
+    assert transitions[-1].terminated and episode.verification.passed
+    assert episode.verification.to_plain() == check(episode.world, episode.instance).to_plain()
