@@ -25,6 +25,7 @@ import cwgym.rl  # noqa: F401  (registers the envs)
 from benchmarks.harness import Row, measure
 from cwgym.rl.actions import ActionCodec, ClickElementCodec, FlatCodec
 from cwgym.rl.env import ComputerEnv
+from cwgym.rl.expert import expert_rollout
 from cwgym.rl.specs import entry
 
 GROUP = "rl"
@@ -206,6 +207,44 @@ def vector_rows(quick: bool) -> list[Row]:
     return rows
 
 
+def expert_vector_rows(quick: bool) -> list[Row]:
+    """8 worlds playing the expert on 8 seeds in lockstep, reset included: trajectories that
+    agree step for step, the most a trained policy's worlds can share."""
+    num, groups = 8, 3 if quick else 12
+    one = gym.make(EASY)
+    seeds = [list(range(100 + g * num, 100 + (g + 1) * num)) for g in range(groups)]
+    plays = {s: [t.action for t in expert_rollout(one, seed=s)] for group in seeds for s in group}
+    steps = max(len(p) for p in plays.values())
+    rows, sync_rate = [], None
+    for kind in ("gymnasium SyncVectorEnv", "cwgym in-process"):
+
+        def setup(kind=kind):
+            envs = _vector(kind, num, EASY)
+            counter = iter(range(10**9))
+            setup.envs = envs
+
+            def episode():
+                group = seeds[next(counter) % groups]
+                envs.reset(seed=group)
+                for k in range(steps):
+                    envs.step(np.array([plays[s][min(k, len(plays[s]) - 1)] for s in group]))
+
+            return episode
+
+        row = measure(GROUP, f"vector, expert actions: {kind}, semantic", f"{num} envs", setup, groups, warmup=1)
+        setup.envs.close()
+        rate = num * steps * 1000.0 / row.extra["mean_ms"]
+        row.extra["env_steps_per_s"] = rate
+        row.note = f"{rate:.0f} env steps/s (mean; a reset and {steps} expert steps per episode)"
+        if sync_rate is None:
+            sync_rate = rate
+        else:
+            row.extra["vs_sync"] = rate / sync_rate
+            row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
+        rows.append(row)
+    return rows
+
+
 def memory_rows(quick: bool) -> list[Row]:
     rows = []
     for label, obs in (("semantic", {}), ("pixels 84x84", OBS_MODES["pixels 84x84"])):
@@ -235,7 +274,7 @@ def memory_rows(quick: bool) -> list[Row]:
 
 def run(quick: bool = False) -> list[Row]:
     started = time.perf_counter()
-    rows = single_env_rows(quick) + reset_rows(quick) + vector_rows(quick) + memory_rows(quick)
+    rows = single_env_rows(quick) + reset_rows(quick) + vector_rows(quick) + expert_vector_rows(quick) + memory_rows(quick)
     for row in rows:
         row.extra.setdefault("run_seconds", round(time.perf_counter() - started, 1))
     return rows
