@@ -84,7 +84,7 @@ class Painter:
     ) -> None:
         self._b = builder
         self._pieces = pieces
-        self._palette_key: tuple | None = None
+        self._lent: tuple | None = None
         self.window = window
         self._origin = (content.x, content.y)
         self._dx = 0
@@ -283,7 +283,8 @@ class Painter:
         """Paint what ``paint(self, *args)`` paints, or add the very nodes it painted before.
 
         ``key`` must name everything ``paint`` reads besides the painter itself (its
-        window, position, offsets, palette and group are added to the key here). A
+        window, position, size, offsets, stored scroll offsets, palette and group are
+        added to the key here). A
         piece painted once is reused by every window showing it in any world sharing
         the repaint cache: a row, a sidebar, a toolbar that did not change is not painted
         again when its window repaints. Painting that publishes focus, a buffer or a
@@ -293,9 +294,9 @@ class Painter:
         if pieces is None:
             paint(self, *args)
             return
-        if self._palette_key is None:
-            self._palette_key = tuple(self.palette.items())
-        full = (key, self.window, self._origin, self._dx, self._dy, self._auto, self._palette_key, self._b.context())
+        if self._lent is None:  # what the painter itself lends a piece, besides its group
+            self._lent = (self.width, self.height, tuple(self.palette.items()), tuple(sorted(self._scroll.items())))
+        full = (key, self.window, self._origin, self._dx, self._dy, self._auto, self._lent, self._b.context())
         hit = pieces.get(full)
         if hit is not None:
             pieces.move_to_end(full)

@@ -21,6 +21,7 @@ from cwgym.scene import (
     UiText,
     node_id,
 )
+from cwgym.scene.hit import HitPart
 
 
 def node(key, bounds, prim, **kw) -> Node:
@@ -313,3 +314,17 @@ def test_extend_adds_nodes_at_once_and_refuses_a_duplicate_without_adding_any():
     else:
         raise AssertionError("a duplicate id was accepted")
     assert scene.nodes == before and scene.node(extra.id) is None and scene.node(painted[3].id) is painted[3]
+
+
+def test_tiles_cut_on_demand_are_the_tiles_bucketed_whole():
+    whole = desktop_scene()
+    painted = whole.painted()
+    lazy = HitPart(painted, whole.width, whole.height)
+    eager = HitPart(painted, whole.width, whole.height)
+    eager._bucket_all()
+    tiles = range(((whole.width + 63) // 64) * ((whole.height + 63) // 64))
+    def cut(part):
+        return [[(r.node.id, r.x0, r.y0, r.x1, r.y1) for r in part.tile(i)] for i in tiles]
+
+    assert cut(lazy) == cut(eager) and any(cut(eager))
+    assert lazy._whole  # past a few tiles the part buckets everything at once
