@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from benchmarks.harness import Row, measure, reference_engine
+from benchmarks.harness import Row, measure, rate_note, reference_engine
 from benchmarks.worlds import default_world
 from cwgym import World
 from cwgym.kernel.rng import RandomStreams
@@ -118,9 +118,7 @@ def run(quick: bool = False) -> list[Row]:
     ):
         row = measure(GROUP, name, label, loop(ours_world, observe_ours), n,
                       loop(ref_world, observe_ref) if (ref and observe_ref) else None)
-        row.extra["steps_per_s"] = 1000.0 / row.p50_ms if row.p50_ms else None
-        row.note = f"{row.extra['steps_per_s']:.0f} steps/s at p50"
-        if row.ref_p50_ms:
-            row.note += f"; reference {1000.0 / row.ref_p50_ms:.0f} steps/s"
+        row.extra["steps_per_s"] = 1000.0 / row.extra["mean_ms"]
+        row.note = rate_note(row)
         rows.append(row)
     return rows

@@ -4,7 +4,7 @@ when it is installed."""
 
 from __future__ import annotations
 
-from benchmarks.harness import Row, measure, reference_engine
+from benchmarks.harness import Row, measure, rate_note, reference_engine
 from benchmarks.worlds import default_world
 from cwgym import World
 from cwgym.kernel.rng import RandomStreams
@@ -87,6 +87,6 @@ def run(quick: bool = False) -> list[Row]:
     for width, height in ((84, 84), (320, 240)):
         row = measure(GROUP, f"RL loop: random click + render {width}x{height}", "default", loop(ours, width, height), n,
                       loop(theirs, width, height) if theirs else None)
-        row.note = f"{1000 / row.p50_ms:.0f} steps/s at p50" + (f"; reference {1000 / row.ref_p50_ms:.0f}" if row.ref_p50_ms else "")
+        row.note = rate_note(row)
         rows.append(row)
     return rows

@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 
 import cwgym.rl  # noqa: F401  (registers the envs)
-from benchmarks.harness import Row, measure
+from benchmarks.harness import Row, measure, rate_note
 from cwgym.rl.actions import ActionCodec, ClickElementCodec, FlatCodec
 from cwgym.rl.env import ComputerEnv
 from cwgym.rl.expert import expert_rollout
@@ -112,7 +112,7 @@ def _stepper(make_env):
 def _steps_row(name: str, label: str, make_env, n: int, note: str = "") -> Row:
     row = measure(GROUP, name, label, _stepper(make_env), n, warmup=WARMUP_STEPS)
     row.extra["steps_per_s"] = 1000.0 / row.extra["mean_ms"]
-    row.note = f"{row.extra['steps_per_s']:.0f} steps/s (mean)" + (f"; {note}" if note else "")
+    row.note = rate_note(row) + (f"; {note}" if note else "")
     return row
 
 

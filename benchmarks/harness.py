@@ -59,6 +59,15 @@ def timings(setup: Setup, n: int, warmup: int = 3) -> list[float]:
     return out
 
 
+def rate_note(row: Row, unit: str = "steps/s") -> str:
+    """``"N steps/s (mean)"``, with the reference's rate measured the same way when it ran:
+    a rate is calls over total time, so slow calls count (a median would hide them)."""
+    note = f"{1000.0 / row.extra['mean_ms']:.0f} {unit} (mean)"
+    if row.extra.get("ref_mean_ms"):
+        note += f"; reference {1000.0 / row.extra['ref_mean_ms']:.0f} {unit}"
+    return note
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
@@ -79,6 +88,7 @@ def measure(group: str, name: str, world: str, setup: Setup, n: int, ref_setup: 
         else:
             row.ref_p50_ms = percentile(theirs, 0.5)
             row.ratio = row.p50_ms / row.ref_p50_ms if row.ref_p50_ms else None
+            row.extra["ref_mean_ms"] = sum(theirs) / len(theirs)
     return row
 
 
@@ -122,7 +132,8 @@ def _write_table() -> None:
     lines = [
         "# Benchmark results",
         "",
-        "Written by `python -m benchmarks`; p50/p95 of per-call time. The ratio column is",
+        "Written by `python -m benchmarks`; p50/p95 of per-call time (rates in the notes are from",
+        "the mean call). The ratio column is",
         "cwgym's p50 over the reference engine's, measured in the same run when `computerworld`",
         "is installed (blank otherwise). Machines are shared and noisy: compare rows of one run.",
         "",
