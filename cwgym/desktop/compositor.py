@@ -71,6 +71,7 @@ PANEL_Z = 20_000_000
 NO_THEME_BACKGROUND = (32, 32, 32, 255)
 NO_THEME_SCREEN = (1280, 800)
 _CHUNKS = 512
+_SCALED = 1 << 15
 _SCENES = 32
 
 
@@ -111,11 +112,12 @@ class SceneCache:
     fills (one projection); :meth:`projection` keeps many.
     """
 
-    __slots__ = ("chunks", "parts", "pieces", "scenes", "semantic", "states", "views")
+    __slots__ = ("chunks", "parts", "pieces", "scaled", "scenes", "semantic", "states", "views")
 
     def __init__(self) -> None:
         self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
         self.pieces: OrderedDict[Any, tuple] = OrderedDict()  # Painter.reuse's
+        self.scaled: dict[tuple, Node] = {}  # native nodes at a viewport, by id, revision and transform
         self.states: OrderedDict[Any, Scene] = OrderedDict()
         self.scenes: OrderedDict[Any, Scene] = OrderedDict()
         self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
@@ -188,12 +190,21 @@ def _finish(builder: SceneBuilder, focus: Any = None, focused: str | None = None
     return Chunk(nodes, list(scene.buffers), list(scene.scrolls), focus, focused)
 
 
-def _scaled(chunk: Chunk, s: Transform) -> Chunk:
+def _scaled(chunk: Chunk, s: Transform, cache: SceneCache) -> Chunk:
     """A native chunk at another viewport (nodes, scrollers and focus mapped by ``s``):
-    painting once on the native screen serves every viewport."""
-    nodes = [_scale_node(n, s) for n in chunk.nodes]
-    for n in nodes:
-        n.revision = node_revision(n)
+    painting once on the native screen serves every viewport. A node already scaled for
+    another chunk (the same id and revision: the same content) is taken as it is."""
+    memo = cache.scaled
+    if len(memo) > _SCALED:
+        memo.clear()
+    nodes = []
+    for n in chunk.nodes:
+        key = (n.id, n.revision, s)
+        scaled = memo.get(key)
+        if scaled is None:
+            scaled = memo[key] = _scale_node(n, s)
+            scaled.revision = node_revision(scaled)
+        nodes.append(scaled)
     scrolls = [msgspec.structs.replace(a, bounds=s.map_rect(a.bounds)) for a in chunk.scrolls]
     return Chunk(nodes, chunk.buffers, scrolls, _scale_focus(chunk.focus, s), chunk.focused)
 
@@ -218,7 +229,7 @@ def _window_chunk(
         return hit
     if s is not None:
         native = _window_chunk(seat, win, position, focused, paint_key, None, *theme.screen)
-        return seat.cache.keep(key, _scaled(native, s))
+        return seat.cache.keep(key, _scaled(native, s, seat.cache))
     bounds = Rect(win.x, win.y, win.width, win.height)
     content = theme.content_rect(bounds, win.maximized)
     b = SceneBuilder(w, h)
@@ -249,7 +260,7 @@ def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Tra
         return hit
     if s is not None:
         native = _shell_chunk(seat, layer, view, panel_key, None, *theme.screen)
-        return seat.cache.keep(key, _scaled(native, s))
+        return seat.cache.keep(key, _scaled(native, s, seat.cache))
     b = SceneBuilder(w, h)
     focus = None
     if layer == "below":
