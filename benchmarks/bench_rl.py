@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 
 import cwgym.rl  # noqa: F401  (registers the envs)
-from benchmarks.harness import Row, measure, rate_note
+from benchmarks.harness import Row, isolated, measure, rate_note, row_of, timings
 from cwgym.rl.actions import ActionCodec, ClickElementCodec, FlatCodec
 from cwgym.rl.env import ComputerEnv
 from cwgym.rl.expert import expert_rollout
@@ -46,6 +46,8 @@ INTERFACES = {
 #: Untimed steps before a rate is measured: the first steps import modules and fill caches
 #: that a training run pays for once.
 WARMUP_STEPS = 100
+#: Turns each vector env takes, each in a fresh process (see ``vector_rows``).
+REPEATS = 3
 SHELL = ["ls ~", "cat ~/Admin/backup-request.txt", "echo hi >> ~/notes.txt", "wc -l ~/notes.txt", "pwd"]
 
 
@@ -170,70 +172,89 @@ def _vector(kind: str, num: int, env_id: str, **kwargs):
     return gym.make_vec(env_id, num_envs=num, vectorization_mode="async", **kwargs)
 
 
+def vector_timings(kind: str, num: int, obs_label: str, steps: int) -> list[float]:
+    """Per-step times (ms) of ``steps`` random vector steps after a warm-up (run isolated)."""
+    envs = _vector(kind, num, EASY, **(OBS_MODES[obs_label] if obs_label != "semantic" else {}))
+    try:
+        rng = np.random.default_rng(0)
+        envs.reset(seed=0)
+        codec = ComputerEnv(**_config(EASY))._blueprint.actions
+        # the first 10 element rows are always there (the dock and top bar)
+        actions = [np.array([valid_choice(codec, 10, rng) for _ in range(num)]) for _ in range(997)]
+        counter = iter(range(10**9))
+        return timings(lambda: lambda: envs.step(actions[next(counter) % len(actions)]), steps, WARMUP_STEPS)  # every world warms up
+    finally:
+        envs.close()
+
+
 def vector_rows(quick: bool) -> list[Row]:
+    """Each (kind, size) runs in a fresh process (:func:`benchmarks.harness.isolated`),
+    ``REPEATS`` times in turns with the other kinds, so a noisy spell on the machine falls
+    on all of them alike and no kind pays for another's heap."""
     env_steps = 240 if quick else 3200  # per row: the mean of a heavy-tailed step needs many
+    repeats = 1 if quick else REPEATS
     rows = []
-    sizes = (1, 2, 4, 8)
     kinds = ("gymnasium SyncVectorEnv", "cwgym in-process", "cwgym shared memory, 2 workers", "gymnasium AsyncVectorEnv")
-    for obs_label, obs in (("semantic", {}), ("pixels 84x84", OBS_MODES["pixels 84x84"])):
-        sync_rate: dict[int, float] = {}
-        for kind in kinds:
-            for num in sizes:
-                if kind == "gymnasium AsyncVectorEnv" and num > 4 and quick:
-                    continue
-
-                def setup(kind=kind, num=num, obs=obs):
-                    envs = _vector(kind, num, EASY, **obs)
-                    rng = np.random.default_rng(0)
-                    envs.reset(seed=0)
-                    codec = ComputerEnv(**_config(EASY))._blueprint.actions
-                    # the first 10 element rows are always there (the dock and top bar)
-                    actions = [np.array([valid_choice(codec, 10, rng) for _ in range(num)]) for _ in range(997)]
-                    counter = iter(range(10**9))
-                    setup.envs = envs
-                    return lambda: envs.step(actions[next(counter) % len(actions)])
-
-                row = measure(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", setup, env_steps // num, warmup=WARMUP_STEPS // num)
-                setup.envs.close()
+    for obs_label in ("semantic", "pixels 84x84"):
+        for num in (1, 2, 4, 8):
+            times: dict[str, list[float]] = {kind: [] for kind in kinds}
+            for turn in range(repeats):
+                for kind in kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]:
+                    times[kind] += isolated("benchmarks.bench_rl:vector_timings", kind, num, obs_label, env_steps // num // repeats)
+            sync_rate = None
+            for kind in kinds:
+                row = row_of(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", times[kind])
                 rate = num * 1000.0 / row.extra["mean_ms"]
                 row.extra["env_steps_per_s"] = rate
                 row.note = f"{rate:.0f} env steps/s (mean)"
-                if kind == "gymnasium SyncVectorEnv":
-                    sync_rate[num] = rate
-                elif sync_rate.get(num):
-                    row.extra["vs_sync"] = rate / sync_rate[num]
-                    row.note += f"; {rate / sync_rate[num]:.2f}x SyncVectorEnv"
+                if sync_rate is None:
+                    sync_rate = rate
+                else:
+                    row.extra["vs_sync"] = rate / sync_rate
+                    row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
                 rows.append(row)
     return rows
+
+
+EXPERT_ENVS = 8
+
+
+def expert_plays(groups: int) -> tuple[list[list[int]], dict[int, list]]:
+    """``groups`` groups of 8 seeds, and the expert's actions on each seed."""
+    one = gym.make(EASY)
+    seeds = [list(range(100 + g * EXPERT_ENVS, 100 + (g + 1) * EXPERT_ENVS)) for g in range(groups)]
+    return seeds, {s: [t.action for t in expert_rollout(one, seed=s)] for group in seeds for s in group}
+
+
+def expert_timings(kind: str, groups: int) -> list[float]:
+    """Per-episode times (ms): 8 worlds reset to a group's seeds and play the expert in
+    lockstep (run isolated)."""
+    seeds, plays = expert_plays(groups)
+    steps = max(len(p) for p in plays.values())
+    envs = _vector(kind, EXPERT_ENVS, EASY)
+    counter = iter(range(10**9))
+
+    def episode():
+        group = seeds[next(counter) % groups]
+        envs.reset(seed=group)
+        for k in range(steps):
+            envs.step(np.array([plays[s][min(k, len(plays[s]) - 1)] for s in group]))
+
+    try:
+        return timings(lambda: episode, groups, warmup=2)
+    finally:
+        envs.close()
 
 
 def expert_vector_rows(quick: bool) -> list[Row]:
     """8 worlds playing the expert on 8 seeds in lockstep, reset included: trajectories that
     agree step for step, the most a trained policy's worlds can share."""
-    num, groups = 8, 3 if quick else 24
-    one = gym.make(EASY)
-    seeds = [list(range(100 + g * num, 100 + (g + 1) * num)) for g in range(groups)]
-    plays = {s: [t.action for t in expert_rollout(one, seed=s)] for group in seeds for s in group}
-    steps = max(len(p) for p in plays.values())
+    groups = 3 if quick else 24
+    steps = max(len(p) for p in expert_plays(1)[1].values())
     rows, sync_rate = [], None
     for kind in ("gymnasium SyncVectorEnv", "cwgym in-process"):
-
-        def setup(kind=kind):
-            envs = _vector(kind, num, EASY)
-            counter = iter(range(10**9))
-            setup.envs = envs
-
-            def episode():
-                group = seeds[next(counter) % groups]
-                envs.reset(seed=group)
-                for k in range(steps):
-                    envs.step(np.array([plays[s][min(k, len(plays[s]) - 1)] for s in group]))
-
-            return episode
-
-        row = measure(GROUP, f"vector, expert actions: {kind}, semantic", f"{num} envs", setup, groups, warmup=1)
-        setup.envs.close()
-        rate = num * steps * 1000.0 / row.extra["mean_ms"]
+        row = row_of(GROUP, f"vector, expert actions: {kind}, semantic", f"{EXPERT_ENVS} envs", isolated("benchmarks.bench_rl:expert_timings", kind, groups))
+        rate = EXPERT_ENVS * steps * 1000.0 / row.extra["mean_ms"]
         row.extra["env_steps_per_s"] = rate
         row.note = f"{rate:.0f} env steps/s (mean; a reset and {steps} expert steps per episode)"
         if sync_rate is None:

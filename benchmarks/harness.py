@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import multiprocessing
 import platform
 import time
 from collections.abc import Callable
@@ -57,6 +58,46 @@ def timings(setup: Setup, n: int, warmup: int = 3) -> list[float]:
         fn()
         out.append((clock() - start) / 1e6)
     return out
+
+
+def isolated(target: str, *args: Any) -> Any:
+    """``module:function`` called with ``args`` in a fresh interpreter; its return value.
+
+    Rows compared with each other (one vector env against another) are each measured in
+    a process of their own, so none pays for another's heap (a garbage collection walks
+    every live object in its process) or inherits its warm caches.
+    """
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_isolated_main, args=(target, args, send))
+    process.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(f"the isolated run of {target}{args} died (exit code {process.exitcode})") from None
+    process.join()
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _isolated_main(target: str, args: tuple, send: Any) -> None:
+    module, name = target.split(":")
+    try:
+        result = getattr(importlib.import_module(module), name)(*args)
+    except BaseException as exc:  # handed back to the parent, which raises it
+        result = exc
+    send.send(result)
+    send.close()
+
+
+def row_of(group: str, name: str, world: str, times: list[float]) -> Row:
+    """A row from per-call times measured elsewhere (see :func:`isolated`)."""
+    row = Row(group, name, world, len(times), percentile(times, 0.5), percentile(times, 0.95))
+    row.extra["mean_ms"] = sum(times) / len(times)
+    return row
 
 
 def rate_note(row: Row, unit: str = "steps/s") -> str:
