@@ -21,6 +21,7 @@ nodes whose visible bounds touch the point's tile.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -53,34 +54,29 @@ class Hit(msgspec.Struct, frozen=True):
     disabled: bool
 
 
-class _Rec:
-    """A node's precomputed hit data."""
+class _Rec(NamedTuple):
+    """A node's precomputed hit data (a tuple of untracked values, so the garbage
+    collector does not walk the many a repaint cache keeps)."""
 
-    __slots__ = (
-        "disabled",
-        "fast",
-        "interaction",
-        "node",
-        "opaque",
-        "x0",
-        "x1",
-        "y0",
-        "y1",
-    )
-
-    def __init__(self, node: Node, x0: int, y0: int, x1: int, y1: int, fast: bool) -> None:
-        self.node = node
-        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
-        self.fast = fast
-        self.interaction = node.interaction
-        sem = node.semantic
-        self.disabled = sem is not None and sem.disabled
-        self.opaque = node.opacity > 0 and is_opaque(node.primitive)
+    node: Node
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    fast: bool
+    interaction: str | None
+    disabled: bool
+    opaque: bool
 
     def covers(self, x: int, y: int) -> bool:
         if not (self.x0 <= x < self.x1 and self.y0 <= y < self.y1):
             return False
         return self.fast or self.node.contains(x, y)
+
+
+def _rec(node: Node, x0: int, y0: int, x1: int, y1: int, fast: bool) -> _Rec:
+    sem = node.semantic
+    return _Rec(node, x0, y0, x1, y1, fast, node.interaction, sem is not None and sem.disabled, node.opacity > 0 and is_opaque(node.primitive))
 
 
 class HitPart:
@@ -116,7 +112,7 @@ class HitPart:
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
             if x1 <= x0 or y1 <= y0:
                 continue
-            rec = _Rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
+            rec = _rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
             by_id[node.id] = rec
             recs.append(rec)
         self.recs = recs

@@ -43,8 +43,12 @@ class NodeState(msgspec.Struct, frozen=True):
     focused: bool | None = None
 
 
-class Node(msgspec.Struct):
+class Node(msgspec.Struct, gc=False):
     """One painted thing in the scene.
+
+    Nodes are never tracked by the garbage collector (``gc=False``): every field is an
+    immutable value, so a node cannot be part of a reference cycle, and repaint caches
+    keep tens of thousands of them that a collection would otherwise walk.
 
     Attributes:
         id: stable 64-bit id chosen by the painter (see :func:`node_id`).
