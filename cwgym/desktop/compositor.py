@@ -11,8 +11,11 @@ dock) and the open panel. Each chunk is cached under a key made of everything it
 on (the window's state digest, geometry, focus, stacking position, scroll offsets, the
 application's ``paint_key`` — the value ``paint`` is handed — the viewport...), with its
 nodes' revisions already stamped, so composing a desktop where one window changed
-repaints one window. A chunk at another viewport is the native chunk scaled, so a
-window is painted once whatever the viewports it is shown at.
+repaints one window, and inside it only the pieces its application paints through
+:meth:`~cwgym.desktop.painter.Painter.reuse` that changed. A chunk at another viewport is
+the native chunk scaled (each node scaled once, kept by id and revision), so a window is
+painted once whatever the viewports it is shown at. A chunk also keeps its hit records
+and its share of the ``semantic.v1`` projection, measured once.
 
 The cache lives outside the world state and never changes a result: a miss paints
 exactly what a hit would have returned. Every key is content (digests and values, never
@@ -21,8 +24,9 @@ and all its forks, and survives restores: worlds in the same state compose it on
 Before building the scene's keys (which asks each application for its ``paint_key`` and
 the shell for its view), ``compose`` looks the scene up by the *state* it is a function
 of: the viewport, the machine's digest and logical time, and the desktop's windows,
-stacking, focus, panel and selected icon. The cache is bounded, least recently used
-entries first out, so its size follows neither the number of worlds nor time.
+stacking, focus, panel and selected icon. The cache is bounded (least recently used
+entries first out; the scaled nodes are dropped together past a bound), so its size
+follows neither the number of worlds nor time.
 
 Z layers: below 0-999, the window at stacking position ``i`` 1000*(i+1) onwards (frame
 at +0..+9, content from +10, title and controls +500, resize grips +900), above 10**7,

@@ -15,7 +15,10 @@ under it (an invisible interactive node still takes clicks, like a CSS ``opacity
 element).
 
 The index buckets nodes into 64-pixel tiles, topmost first, so a query looks only at the
-nodes whose visible bounds touch the point's tile.
+nodes whose visible bounds touch the point's tile. Nodes are measured in parts
+(:class:`HitPart`): a scene composed of cached pieces (the compositor's chunks) keeps one
+part per piece, measured once, and its index stacks the parts. A tile's bucket is cut when
+a query first needs it.
 """
 
 from __future__ import annotations
