@@ -109,7 +109,7 @@ class Renderer:
         painted = scene.painted()
         old_areas = self._areas
         areas: dict[int, Rect | None] = {}
-        ids: dict[int, tuple[int, Rect | None, tuple]] = {}
+        ids: dict[int, tuple[int, Rect | None, Node]] = {}
         order: list[int] = []
         items: list[tuple[Node, Rect]] = []
         for n in painted:
@@ -120,10 +120,7 @@ class Renderer:
                 if area is _NONE or size != self._size:
                     area = node_area(n, viewport)
                 areas[rev] = area
-            # What the node draws: a change of its semantics alone (a text field's value
-            # announced on a background node) damages nothing.
-            paint = (primitive_digest(n.primitive), n.bounds, n.clip, n.rounded_clip, n.transform, n.z, n.opacity)
-            ids[n.id] = (rev, area, paint)
+            ids[n.id] = (rev, area, n)
             order.append(n.id)
             if area is not None:
                 items.append((n, area))
@@ -161,7 +158,7 @@ class Renderer:
 
     def _damage(
         self,
-        ids: dict[int, tuple[int, Rect | None, tuple]],
+        ids: dict[int, tuple[int, Rect | None, Node]],
         order: list[int],
         items: list[tuple[Node, Rect]],
         viewport: Rect,
@@ -169,14 +166,14 @@ class Renderer:
         """The rectangles to repaint, or None when the frame must be rendered in full."""
         old = self._ids
         rects: list[Rect | None] = []
-        for i, (rev, area, paint) in ids.items():
+        for i, (rev, area, node) in ids.items():
             before = old.get(i)
             if before is None:
                 rects.append(area)
-            elif before[0] != rev and before[2] != paint:
+            elif before[0] != rev and _drawn(before[2]) != _drawn(node):
                 rects.append(before[1])
                 rects.append(area)
-        for i, (_rev, area, _paint) in old.items():
+        for i, (_rev, area, _node) in old.items():
             if i not in ids:
                 rects.append(area)
         # the painter order of the nodes both frames hold must not have changed
@@ -196,3 +193,9 @@ class Renderer:
         if sum(r.area for r in damage) > self.max_damage * viewport.area:
             return None
         return damage
+
+
+def _drawn(n: Node) -> tuple:
+    """What a node draws: a change of its semantics alone (a text field's value announced
+    on a background node) damages nothing. Asked only of a node whose revision changed."""
+    return (primitive_digest(n.primitive), n.bounds, n.clip, n.rounded_clip, n.transform, n.z, n.opacity)
