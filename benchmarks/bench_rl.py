@@ -201,18 +201,22 @@ def vector_rows(quick: bool) -> list[Row]:
             for turn in range(repeats):
                 for kind in kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]:
                     times[kind] += isolated("benchmarks.bench_rl:vector_timings", kind, num, obs_label, env_steps // num // repeats)
-            sync_rate = None
-            for kind in kinds:
-                row = row_of(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", times[kind])
-                rate = num * 1000.0 / row.extra["mean_ms"]
-                row.extra["env_steps_per_s"] = rate
-                row.note = f"{rate:.0f} env steps/s (mean)"
-                if sync_rate is None:
-                    sync_rate = rate
-                else:
-                    row.extra["vs_sync"] = rate / sync_rate
-                    row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
-                rows.append(row)
+            rows += _against_sync([row_of(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", times[kind]) for kind in kinds], num)
+    return rows
+
+
+def _against_sync(rows: list[Row], env_steps_per_call: int, what: str = "") -> list[Row]:
+    """Env steps per second on each row, and its ratio to the first (``SyncVectorEnv``)."""
+    sync_rate = None
+    for row in rows:
+        rate = env_steps_per_call * 1000.0 / row.extra["mean_ms"]
+        row.extra["env_steps_per_s"] = rate
+        row.note = f"{rate:.0f} env steps/s (mean{what})"
+        if sync_rate is None:
+            sync_rate = rate
+        else:
+            row.extra["vs_sync"] = rate / sync_rate
+            row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
     return rows
 
 
@@ -251,19 +255,11 @@ def expert_vector_rows(quick: bool) -> list[Row]:
     agree step for step, the most a trained policy's worlds can share."""
     groups = 3 if quick else 24
     steps = max(len(p) for p in expert_plays(1)[1].values())
-    rows, sync_rate = [], None
-    for kind in ("gymnasium SyncVectorEnv", "cwgym in-process"):
-        row = row_of(GROUP, f"vector, expert actions: {kind}, semantic", f"{EXPERT_ENVS} envs", isolated("benchmarks.bench_rl:expert_timings", kind, groups))
-        rate = EXPERT_ENVS * steps * 1000.0 / row.extra["mean_ms"]
-        row.extra["env_steps_per_s"] = rate
-        row.note = f"{rate:.0f} env steps/s (mean; a reset and {steps} expert steps per episode)"
-        if sync_rate is None:
-            sync_rate = rate
-        else:
-            row.extra["vs_sync"] = rate / sync_rate
-            row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
-        rows.append(row)
-    return rows
+    rows = [
+        row_of(GROUP, f"vector, expert actions: {kind}, semantic", f"{EXPERT_ENVS} envs", isolated("benchmarks.bench_rl:expert_timings", kind, groups))
+        for kind in ("gymnasium SyncVectorEnv", "cwgym in-process")
+    ]
+    return _against_sync(rows, EXPERT_ENVS * steps, f"; a reset and {steps} expert steps per episode")
 
 
 def memory_rows(quick: bool) -> list[Row]:
