@@ -29,7 +29,23 @@ from cwgym.rl.rewards import Reward, reward_model
 from cwgym.rl.text import tokens, vocabulary
 from cwgym.rl.verifier import check
 
-__all__ = ["Blueprint", "Episode", "verification_info"]
+__all__ = ["Blueprint", "Episode", "instance_seed", "verification_info"]
+
+
+def instance_seed(rng: np.random.Generator, config: TaskConfig, seed: int | None, options: dict[str, Any]) -> int:
+    """The procedure seed a reset stages: ``options["instance"]``, the seed, or a draw."""
+    if "instance" in options:
+        value = options["instance"]
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"options['instance'] must be a non-negative int, got {value!r}")
+        return int(value)
+    if seed is not None:
+        return int(seed)
+    split = options.get("split")
+    if split not in (None, "train", "test"):
+        raise ValueError(f"options['split'] must be 'train' or 'test', got {split!r}")
+    lo, hi = config.seed_range(split)
+    return int(rng.integers(lo, hi, dtype=np.uint64))
 
 
 class Blueprint:

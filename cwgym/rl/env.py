@@ -21,7 +21,7 @@ import numpy as np
 
 from cwgym.render import Renderer
 from cwgym.rl.config import TaskConfig, task_config
-from cwgym.rl.core import Blueprint, Episode
+from cwgym.rl.core import Blueprint, Episode, instance_seed
 from cwgym.rl.render import ansi_screen, rgb_frame
 
 __all__ = ["ComputerEnv"]
@@ -59,7 +59,7 @@ class ComputerEnv(gym.Env[dict, Any]):
     # -- the Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
-        info = self._episode.reset(self._instance_seed(seed, options or {}))
+        info = self._episode.reset(instance_seed(self.np_random, self.config, seed, options or {}))
         return self._episode.observe(), info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -80,21 +80,6 @@ class ComputerEnv(gym.Env[dict, Any]):
 
     def close(self) -> None:
         self._renderer = None
-
-    # -- seeds ----------------------------------------------------------------------------
-    def _instance_seed(self, seed: int | None, options: dict[str, Any]) -> int:
-        if "instance" in options:
-            value = options["instance"]
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ValueError(f"options['instance'] must be a non-negative int, got {value!r}")
-            return int(value)
-        if seed is not None:
-            return int(seed)
-        split = options.get("split")
-        if split not in (None, "train", "test"):
-            raise ValueError(f"options['split'] must be 'train' or 'test', got {split!r}")
-        lo, hi = self.config.seed_range(split)
-        return int(self.np_random.integers(lo, hi, dtype=np.uint64))
 
     # -- what the env exposes besides the API -----------------------------------------------
     @property

@@ -28,29 +28,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, create_empty_array, iterate
 
 from cwgym.render import Renderer
-from cwgym.rl.config import TaskConfig, task_config
-from cwgym.rl.core import Blueprint, Episode
+from cwgym.rl.config import task_config
+from cwgym.rl.core import Blueprint, Episode, instance_seed
 from cwgym.rl.render import ansi_screen, rgb_frame
 
 __all__ = ["Batch", "ComputerVectorEnv", "make_vector_env"]
 
 METADATA = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
-
-
-def instance_seed(rng: np.random.Generator, config: TaskConfig, seed: int | None, options: dict[str, Any]) -> int:
-    """The procedure seed a reset stages: ``options["instance"]``, the seed, or a draw."""
-    if "instance" in options:
-        value = options["instance"]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"options['instance'] must be a non-negative int, got {value!r}")
-        return int(value)
-    if seed is not None:
-        return int(seed)
-    split = options.get("split")
-    if split not in (None, "train", "test"):
-        raise ValueError(f"options['split'] must be 'train' or 'test', got {split!r}")
-    lo, hi = config.seed_range(split)
-    return int(rng.integers(lo, hi, dtype=np.uint64))
 
 
 class Batch:
