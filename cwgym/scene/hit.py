@@ -165,7 +165,7 @@ class HitIndex:
     Built once per scene state; rebuild it after the nodes change.
     """
 
-    __slots__ = ("_by_id", "_cols", "_parts", "_rows", "_tiles", "height", "width")
+    __slots__ = ("_by_id", "_cols", "_parts", "_tiles", "height", "width")
 
     def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
         self._stack([HitPart(painted, width, height)], width, height)
@@ -185,7 +185,6 @@ class HitIndex:
         self.width = width
         self.height = height
         self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
-        self._rows = max(1, (height + _TILE - 1) >> _SHIFT)
         self._parts = parts[::-1]  # topmost first
         self._tiles: dict[int, list[_Rec]] = {}
         by_id: dict[int, _Rec] = {}
