@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import traceback
-from copy import deepcopy
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium.utils import seeding
-from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space, create_empty_array, iterate
 
 from cwgym.rl.config import task_config
 from cwgym.rl.core import Blueprint
-from cwgym.rl.vector import METADATA, Batch, _reset_args
+from cwgym.rl.vector import METADATA, Batch, BatchedVectorEnv, _reset_args
 
 __all__ = ["SharedMemoryVectorEnv"]
 
@@ -73,7 +71,7 @@ def _worker(conn: Any, parent: Any, kwargs: dict, start: int, stop: int, raws: d
     conn.close()
 
 
-class SharedMemoryVectorEnv(VectorEnv):
+class SharedMemoryVectorEnv(BatchedVectorEnv):
     """N envs in ``workers`` processes, ``Box`` observations in shared memory.
 
     Args:
@@ -83,8 +81,6 @@ class SharedMemoryVectorEnv(VectorEnv):
         procedure, **kwargs: the configuration, as for :class:`~cwgym.rl.env.ComputerEnv`.
         render_mode, copy: as for :class:`~cwgym.rl.vector.ComputerVectorEnv`.
     """
-
-    metadata: ClassVar[dict[str, Any]] = METADATA
 
     def __init__(
         self,
@@ -187,13 +183,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             truncs += tr
             texts += tx
             infos += inf
-        return (
-            self._collect(texts),
-            np.array(rewards, dtype=np.float64),
-            np.array(terms, dtype=np.bool_),
-            np.array(truncs, dtype=np.bool_),
-            self._infos(infos),
-        )
+        return self._result(rewards, terms, truncs, texts, infos)
 
     def render(self) -> tuple[Any, ...] | None:
         if self.render_mode is None:
@@ -218,16 +208,3 @@ class SharedMemoryVectorEnv(VectorEnv):
             pipe.close()
         self._pipes = []
         self._processes = []
-
-    def _collect(self, texts: list[dict | None]) -> dict:
-        for key in self._text_keys:
-            current = self._observations[key]
-            self._observations[key] = tuple(t[key] if t is not None else current[i] for i, t in enumerate(texts))
-        return deepcopy(self._observations) if self.copy else self._observations
-
-    def _infos(self, infos: list[dict | None]) -> dict:
-        out: dict = {}
-        for i, info in enumerate(infos):
-            if info is not None:
-                out = self._add_info(out, info, i)
-        return out

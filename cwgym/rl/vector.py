@@ -32,7 +32,7 @@ from cwgym.rl.config import task_config
 from cwgym.rl.core import Blueprint, Episode, instance_seed
 from cwgym.rl.render import ansi_screen, rgb_frame
 
-__all__ = ["Batch", "ComputerVectorEnv", "make_vector_env"]
+__all__ = ["Batch", "BatchedVectorEnv", "ComputerVectorEnv", "make_vector_env"]
 
 METADATA = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
@@ -95,7 +95,46 @@ class Batch:
         return [rgb_frame(e, r) for e, r in zip(self.episodes, renderers)]
 
 
-class ComputerVectorEnv(VectorEnv):
+class BatchedVectorEnv(VectorEnv):
+    """What cwgym's vector envs share: text entries and infos gathered from per-env lists.
+
+    A subclass sets ``_observations`` (the batch arrays, its ``Box`` entries written by the
+    envs), ``_text_keys`` and ``copy``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = METADATA
+    _observations: dict[str, Any]
+    _text_keys: list[str]
+    copy: bool
+
+    def _result(self, rewards: list[float], terms: list[bool], truncs: list[bool], texts: list[dict], infos: list[dict]) -> tuple:
+        """A step's per-env lists as the vector API returns them."""
+        return (
+            self._collect(texts),
+            np.array(rewards, dtype=np.float64),
+            np.array(terms, dtype=np.bool_),
+            np.array(truncs, dtype=np.bool_),
+            self._infos(infos),
+        )
+
+    def _collect(self, texts: list[dict | None]) -> dict:
+        """The batch observation, its text entries taken from ``texts`` (``None``: unchanged)."""
+        for key in self._text_keys:
+            current = self._observations[key]
+            self._observations[key] = tuple(t[key] if t is not None else current[i] for i, t in enumerate(texts))
+        if not self.copy:
+            return self._observations
+        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self._observations.items()}  # text tuples are immutable
+
+    def _infos(self, infos: list[dict | None]) -> dict:
+        out: dict = {}
+        for i, info in enumerate(infos):
+            if info is not None:
+                out = self._add_info(out, info, i)
+        return out
+
+
+class ComputerVectorEnv(BatchedVectorEnv):
     """N envs of one configuration stepped in this process (see the module docstring).
 
     Args:
@@ -106,8 +145,6 @@ class ComputerVectorEnv(VectorEnv):
         copy: return copies of the observation arrays (``False``: the arrays are reused
             by the next step).
     """
-
-    metadata: ClassVar[dict[str, Any]] = METADATA
 
     def __init__(self, num_envs: int, procedure: str, *, render_mode: str | None = None, copy: bool = True, **kwargs: Any) -> None:
         if num_envs < 1:
@@ -127,6 +164,7 @@ class ComputerVectorEnv(VectorEnv):
         box_keys = blueprint.observations.box_keys
         rows = [{k: self._observations[k][i] for k in box_keys} for i in range(num_envs)]
         self._batch = Batch(blueprint, rows)
+        self._text_keys = self._batch.text_keys
         self._renderers: list[Renderer] = []
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -137,14 +175,7 @@ class ComputerVectorEnv(VectorEnv):
         return self._collect(texts), self._infos(infos)
 
     def step(self, actions: Any) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
-        rewards, terms, truncs, texts, infos = self._batch.step(list(iterate(self.action_space, actions)))
-        return (
-            self._collect(texts),
-            np.array(rewards, dtype=np.float64),
-            np.array(terms, dtype=np.bool_),
-            np.array(truncs, dtype=np.bool_),
-            self._infos(infos),
-        )
+        return self._result(*self._batch.step(list(iterate(self.action_space, actions))))
 
     def render(self) -> tuple[Any, ...] | None:
         if self.render_mode is None:
@@ -155,21 +186,6 @@ class ComputerVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self._renderers = []
-
-    def _collect(self, texts: list[dict | None]) -> dict:
-        for key in self._batch.text_keys:
-            current = self._observations[key]
-            self._observations[key] = tuple(t[key] if t is not None else current[i] for i, t in enumerate(texts))
-        if not self.copy:
-            return self._observations
-        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self._observations.items()}  # text tuples are immutable
-
-    def _infos(self, infos: list[dict | None]) -> dict:
-        out: dict = {}
-        for i, info in enumerate(infos):
-            if info is not None:
-                out = self._add_info(out, info, i)
-        return out
 
 
 def _reset_args(n: int, seed: Any, options: dict | None) -> tuple[list, list[bool] | None, dict]:
