@@ -172,19 +172,33 @@ def _vector(kind: str, num: int, env_id: str, **kwargs):
     return gym.make_vec(env_id, num_envs=num, vectorization_mode="async", **kwargs)
 
 
-def vector_timings(kind: str, num: int, obs_label: str, steps: int) -> list[float]:
-    """Per-step times (ms) of ``steps`` random vector steps after a warm-up (run isolated)."""
+def vector_timings(kind: str, num: int, obs_label: str, steps: int, same: bool = False) -> list[float]:
+    """Per-step times (ms) of ``steps`` random vector steps after a warm-up (run isolated).
+
+    ``same``: every world is reset to one seed and takes the same action at every step, so
+    the worlds stay identical (autoresets draw the same instances too)."""
     envs = _vector(kind, num, EASY, **(OBS_MODES[obs_label] if obs_label != "semantic" else {}))
     try:
         rng = np.random.default_rng(0)
-        envs.reset(seed=0)
+        envs.reset(seed=[0] * num if same else 0)
         codec = ComputerEnv(**_config(EASY))._blueprint.actions
         # the first 10 element rows are always there (the dock and top bar)
-        actions = [np.array([valid_choice(codec, 10, rng) for _ in range(num)]) for _ in range(997)]
+        draw = (lambda: [valid_choice(codec, 10, rng)] * num) if same else (lambda: [valid_choice(codec, 10, rng) for _ in range(num)])
+        actions = [np.array(draw()) for _ in range(997)]
         counter = iter(range(10**9))
         return timings(lambda: lambda: envs.step(actions[next(counter) % len(actions)]), steps, WARMUP_STEPS)  # every world warms up
     finally:
         envs.close()
+
+
+def _vector_turns(kinds: tuple[str, ...], repeats: int, *args) -> dict[str, list[float]]:
+    """Each kind's ``vector_timings(kind, *args)``, ``repeats`` turns in rotation, each in a
+    fresh process."""
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for turn in range(repeats):
+        for kind in kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]:
+            times[kind] += isolated("benchmarks.bench_rl:vector_timings", kind, *args)
+    return times
 
 
 def vector_rows(quick: bool) -> list[Row]:
@@ -197,10 +211,7 @@ def vector_rows(quick: bool) -> list[Row]:
     kinds = ("gymnasium SyncVectorEnv", "cwgym in-process", "cwgym shared memory, 2 workers", "gymnasium AsyncVectorEnv")
     for obs_label in ("semantic", "pixels 84x84"):
         for num in (1, 2, 4, 8):
-            times: dict[str, list[float]] = {kind: [] for kind in kinds}
-            for turn in range(repeats):
-                for kind in kinds[turn % len(kinds):] + kinds[: turn % len(kinds)]:
-                    times[kind] += isolated("benchmarks.bench_rl:vector_timings", kind, num, obs_label, env_steps // num // repeats)
+            times = _vector_turns(kinds, repeats, num, obs_label, env_steps // num // repeats)
             rows += _against_sync([row_of(GROUP, f"vector: {kind}, {obs_label}", f"{num} envs", times[kind]) for kind in kinds], num)
     return rows
 
@@ -218,6 +229,18 @@ def _against_sync(rows: list[Row], env_steps_per_call: int, what: str = "") -> l
             row.extra["vs_sync"] = rate / sync_rate
             row.note += f"; {rate / sync_rate:.2f}x SyncVectorEnv"
     return rows
+
+
+def same_world_rows(quick: bool) -> list[Row]:
+    """8 worlds that stay identical (one seed, the same random action in all): the ceiling
+    of what worlds sharing one repaint cache can save, beside the random rows' distinct
+    worlds."""
+    num, repeats = 8, (1 if quick else REPEATS)
+    env_steps = 240 if quick else 3200
+    kinds = ("gymnasium SyncVectorEnv", "cwgym in-process")
+    times = _vector_turns(kinds, repeats, num, "semantic", env_steps // num // repeats, True)
+    rows = [row_of(GROUP, f"vector, identical worlds: {kind}, semantic", f"{num} envs", times[kind]) for kind in kinds]
+    return _against_sync(rows, num, "; one seed and the same random action in every world")
 
 
 EXPERT_ENVS = 8
@@ -291,7 +314,7 @@ def memory_rows(quick: bool) -> list[Row]:
 
 def run(quick: bool = False) -> list[Row]:
     started = time.perf_counter()
-    rows = single_env_rows(quick) + reset_rows(quick) + vector_rows(quick) + expert_vector_rows(quick) + memory_rows(quick)
+    rows = single_env_rows(quick) + reset_rows(quick) + vector_rows(quick) + same_world_rows(quick) + expert_vector_rows(quick) + memory_rows(quick)
     for row in rows:
         row.extra.setdefault("run_seconds", round(time.perf_counter() - started, 1))
     return rows
