@@ -30,12 +30,11 @@ from typing import Any
 import msgspec
 
 from cwgym.scene import Node, Rect, Scene, Text, UiText, UiTextBold
-from cwgym.scene.node import parse_window
+from cwgym.scene.accessibility import controls
 
 __all__ = ["semantic_view"]
 
 _TEXT = (UiText, UiTextBold, Text)
-_STATES = ("checked", "selected", "expanded")
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
 
@@ -45,22 +44,11 @@ def _rect(r: Any) -> dict[str, int]:
 
 
 def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list, list]:
-    """The elements and text runs of nodes in painter order.
-
-    Each element merges the nodes of one interaction as
-    :func:`~cwgym.scene.accessibility.build_accessibility` does (the first semantic's
-    role, label and value, the label falling back to the first painted text, the first
-    checked/selected/expanded state), without the click point it samples.
-    """
-    groups: dict[str, list[Node]] = {}
+    """The elements and text runs of nodes in painter order: one element per control
+    merged as the accessibility tree merges it (:func:`~cwgym.scene.accessibility.controls`),
+    without the click point the tree samples."""
     text = []
     for n in nodes:
-        if n.interaction is not None:
-            group = groups.get(n.interaction)
-            if group is None:
-                groups[n.interaction] = [n]
-            else:
-                group.append(n)
         prim = n.primitive
         if isinstance(prim, _TEXT) and prim.text:
             r = n.visible_bounds(viewport)
@@ -70,7 +58,7 @@ def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list,
                     t["window"] = n.window
                 text.append(t)
     elements = []
-    for target, group in groups.items():
+    for target, group, c in controls(nodes):
         shown: Rect | None = None
         for n in group:
             r = n.visible_bounds(viewport)
@@ -78,37 +66,20 @@ def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list,
                 shown = r if shown is None else shown.union(r)
         if shown is None:
             continue
-        sem = next((n.semantic for n in group if n.semantic is not None), None)
-        label = sem.label if sem is not None else ""
-        if not label:
-            label = next((n.primitive.text for n in group if isinstance(n.primitive, _TEXT)), "")
-        e: dict[str, Any] = {"id": target, "role": sem.role if sem is not None else "", "label": label}
-        if sem is not None and sem.value is not None:
-            e["value"] = sem.value
-        window = parse_window(target)
-        if window is None:
-            window = next((n.window for n in group if n.window is not None), None)
-        if window is not None:
-            e["window"] = window
+        e: dict[str, Any] = {"id": target, "role": c.role, "label": c.name}
+        if c.value is not None:
+            e["value"] = c.value
+        if c.window is not None:
+            e["window"] = c.window
         e["bounds"] = _rect(shown)
-        e["enabled"] = not (sem is not None and sem.disabled)
-        is_focused = focused == target
-        states: dict[str, bool] = {}
-        for n in group:
-            st = n.state
-            if st is None:
-                continue
-            for name in _STATES:
-                if name not in states:
-                    v = getattr(st, name)
-                    if v is not None:
-                        states[name] = v
-            if st.focused:
-                is_focused = True
-        e["focused"] = is_focused
-        for name in _STATES:
-            if name in states:
-                e[name] = states[name]
+        e["enabled"] = c.enabled
+        e["focused"] = c.state_focused or focused == target
+        if c.checked is not None:
+            e["checked"] = c.checked
+        if c.selected is not None:
+            e["selected"] = c.selected
+        if c.expanded is not None:
+            e["expanded"] = c.expanded
         elements.append(e)
     return elements, text
 

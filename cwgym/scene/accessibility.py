@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -13,7 +14,7 @@ from cwgym.scene.hit import HitIndex
 from cwgym.scene.node import Node, parse_window
 from cwgym.scene.primitives import Text, UiText, UiTextBold
 
-__all__ = ["AxNode", "build_accessibility"]
+__all__ = ["AxNode", "Control", "build_accessibility", "controls"]
 
 _TEXT = (UiText, UiTextBold, Text)
 
@@ -56,22 +57,48 @@ class AxNode(msgspec.Struct, frozen=True):
     revision: int
 
 
-def build_accessibility(painted: Sequence[Node], hits: HitIndex, focus: Focus) -> list[AxNode]:
-    """The accessibility entries of nodes in painter order (see :class:`AxNode`)."""
+class Control(NamedTuple):
+    """What the nodes painted for one interaction say together (see :func:`controls`).
+
+    ``state_focused`` is true when a node's state says focused; scene focus is the
+    caller's to add.
+    """
+
+    role: str
+    name: str
+    value: str | None
+    enabled: bool
+    focusable: bool
+    state_focused: bool
+    checked: bool | None
+    selected: bool | None
+    expanded: bool | None
+    window: int | None
+
+
+def controls(painted: Sequence[Node]) -> list[tuple[str, list[Node], Control]]:
+    """Each interaction of ``painted`` with its nodes (painter order) and what they say:
+    the first semantic's role, label and value (the label falling back to the first
+    painted text), the first checked, selected and expanded state, and the window (of a
+    ``window:<id>:`` interaction, else the first node's). The accessibility tree and the
+    ``semantic.v1`` projection both merge controls this way."""
     groups: dict[str, list[Node]] = {}
     for n in painted:
-        if n.interaction is not None:
-            groups.setdefault(n.interaction, []).append(n)
-    out: list[AxNode] = []
-    for order, (target, nodes) in enumerate(groups.items()):
+        target = n.interaction
+        if target is not None:
+            group = groups.get(target)
+            if group is None:
+                groups[target] = [n]
+            else:
+                group.append(n)
+    out = []
+    for target, nodes in groups.items():
         sem = next((n.semantic for n in nodes if n.semantic is not None), None)
         name = sem.label if sem is not None else ""
         if not name:
             name = next((n.primitive.text for n in nodes if isinstance(n.primitive, _TEXT)), "")
         checked = selected = expanded = None
-        focused = focus.interaction == target or (
-            focus.node is not None and any(n.id == focus.node for n in nodes)
-        )
+        focused = False
         for n in nodes:
             st = n.state
             if st is None:
@@ -87,28 +114,50 @@ def build_accessibility(painted: Sequence[Node], hits: HitIndex, focus: Focus) -
         window = parse_window(target)
         if window is None:
             window = next((n.window for n in nodes if n.window is not None), None)
-        bounds = nodes[0].screen_bounds()
-        for n in nodes[1:]:
-            bounds = bounds.union(n.screen_bounds())
-        enabled = not (sem is not None and sem.disabled)
-        hit = None
-        if enabled:
-            for n in reversed(nodes):
-                hit = hits.reachable_point(n.id)
-                if hit is not None:
-                    break
-        fields = (
-            target,
+        control = Control(
             sem.role if sem is not None else "",
             name,
             sem.value if sem is not None else None,
-            enabled,
+            not (sem is not None and sem.disabled),
             sem is not None and sem.focusable,
             focused,
             checked,
             selected,
             expanded,
             window,
+        )
+        out.append((target, nodes, control))
+    return out
+
+
+def build_accessibility(painted: Sequence[Node], hits: HitIndex, focus: Focus) -> list[AxNode]:
+    """The accessibility entries of nodes in painter order (see :class:`AxNode`)."""
+    out: list[AxNode] = []
+    for order, (target, nodes, c) in enumerate(controls(painted)):
+        focused = c.state_focused or focus.interaction == target or (
+            focus.node is not None and any(n.id == focus.node for n in nodes)
+        )
+        bounds = nodes[0].screen_bounds()
+        for n in nodes[1:]:
+            bounds = bounds.union(n.screen_bounds())
+        hit = None
+        if c.enabled:
+            for n in reversed(nodes):
+                hit = hits.reachable_point(n.id)
+                if hit is not None:
+                    break
+        fields = (
+            target,
+            c.role,
+            c.name,
+            c.value,
+            c.enabled,
+            c.focusable,
+            focused,
+            c.checked,
+            c.selected,
+            c.expanded,
+            c.window,
             bounds,
             [n.id for n in nodes],
             max(n.z for n in nodes),
