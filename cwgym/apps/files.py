@@ -34,10 +34,10 @@ __all__ = ["Files"]
 HISTORY = 50
 RECENTS = 50
 TEXT_FIELDS = ("location", "name", "search")
-#: The text fields' targets and the focus each takes.
 #: Listings remembered by content (:meth:`Files._listing`); a listing is immutable.
 LISTINGS_KEPT = 256
 _LISTINGS: OrderedDict[tuple, model.Listing] = OrderedDict()
+#: The text fields' targets and the focus each takes.
 _FIELDS = {"files-name": "name", "files-location-entry": "location", "files-search-entry": "search"}
 SORT_KEYS = {"name": "name", "size": "size", "date": "date", "modified": "date", "mtime": "date"}
 
