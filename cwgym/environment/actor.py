@@ -12,16 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cwgym.environment.world import World
+    from cwgym.environment.runtime import Runtime
 
 
 class Environment:
     """An actor session: only its machines, action families and observation channels."""
 
-    __slots__ = ("_id", "_world")
+    __slots__ = ("_id", "_runtime")
 
-    def __init__(self, world: World, session_id: str) -> None:
-        self._world = world
+    def __init__(self, runtime: Runtime, session_id: str) -> None:
+        self._runtime = runtime
         self._id = session_id
 
     @property
@@ -35,28 +35,29 @@ class Environment:
         Returns ``{"observation", "outcomes", "tick", "pending"}``. A batch over the
         session's budget, or an unknown session, raises ``ValueError`` before anything runs.
         """
-        world = self._world
-        outcomes = world._step(self._id, actions)
-        session = world._sessions.get(self._id)
-        observation = world._observe(session) if session is not None else {"tick": world._clock.now_us, "channels": {}}
+        runtime = self._runtime
+        outcomes = runtime.step(self._id, actions)
+        session = runtime.sessions.get(self._id)
+        now = runtime.clock.now_us
+        observation = runtime.observe(session) if session is not None else {"tick": now, "channels": {}}
         return {
             "observation": observation,
             "outcomes": [o.to_plain() for o in outcomes],
-            "tick": world._clock.now_us,
-            "pending": len(world._scheduler),
+            "tick": now,
+            "pending": len(runtime.scheduler),
         }
 
     def observe(self) -> dict[str, Any]:
         """The granted channels now, without acting (never rasterizes)."""
-        return self._world._observe(self._world._session(self._id))
+        return self._runtime.observe(self._runtime.session(self._id))
 
     def scene(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The retained scene at this viewport, as plain data; needs semantic.v1 or pixels.v1."""
-        return self._world._visual(self._id, width, height, "scene")
+        return self._runtime.visual(self._id, width, height, "scene")
 
     def render(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The frame ``{"width", "height", "rgba"}``; needs semantic.v1 or pixels.v1."""
-        return self._world._visual(self._id, width, height, "render")
+        return self._runtime.visual(self._id, width, height, "render")
 
     def __repr__(self) -> str:
         return f"<Environment {self._id}>"

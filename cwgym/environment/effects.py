@@ -22,7 +22,6 @@ from cwgym.protocol.envelope import ActionEffect
 
 if TYPE_CHECKING:
     from cwgym.environment.session import Session
-    from cwgym.environment.world import World
     from cwgym.machine.machine import Machine
 
 _WINDOWS = "windows"
@@ -31,7 +30,7 @@ _PER_WINDOW = (_WINDOWS, _STACK)
 _NO_DESKTOP = visible_parts(Desktop())
 
 
-def visible_projection(world: World, session: Session, machine: Machine) -> dict[str, Any]:
+def visible_projection(session: Session, machine: Machine) -> dict[str, Any]:
     """Tag -> value of each actor-visible part of ``machine`` for ``session``."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
     desk = session.desktops.get(machine.id)
@@ -39,7 +38,7 @@ def visible_projection(world: World, session: Session, machine: Machine) -> dict
     return parts
 
 
-def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machine, session: Session) -> ActionEffect:
+def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machine) -> ActionEffect:
     changed = {tag for tag, value in after.items() if tag not in _PER_WINDOW and before.get(tag) != value}
     old = before.get(_WINDOWS, {})
     new = after.get(_WINDOWS, {})

@@ -22,15 +22,16 @@ from cwgym.protocol.errors import ReplayDiverged
 def replay(definition: Any, seed: int, trajectory: list[dict], *, verify: bool = True) -> World:
     """A world that has been through ``trajectory``; raises ``ReplayDiverged`` on a mismatch."""
     world = World(definition, seed)
+    runtime = world.runtime
     if any("state" in (e.get("data") or {}) for e in trajectory if e.get("kind") == "agent.action"):
         world.enable_replay_verification(True)
     for index, entry in enumerate(trajectory):
         kind, data = entry.get("kind"), entry.get("data") or {}
         if kind == "session.granted":
             config = msgspec.convert(data["config"], EnvironmentConfig)
-            world._grant(world._check_config(config), data["session"])
+            runtime.grant(runtime.check_config(config), data["session"])
         elif kind == "agent.action":
-            world._step(data["session"], [data.get("action")])
+            runtime.step(data["session"], [data.get("action")])
             recorded = data.get("state")
             if verify and recorded is not None:
                 actual = world.trajectory()[-1]["data"].get("state")

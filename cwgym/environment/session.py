@@ -1,4 +1,5 @@
-"""A granted session: the actor's config plus what it keeps between steps.
+"""Granted sessions: each actor's config plus what it keeps between steps, and the
+subsystem that holds them all.
 
 Besides the terminal latches and the focused machine, a session owns one desktop per
 machine it has used through the GUI families (windows, stacking, focus, shell panels):
@@ -7,14 +8,16 @@ desktop state is per session, machine state (files, shell) is shared.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
 
 from cwgym.desktop.state import Desktop
+from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert
 from cwgym.protocol.config import EnvironmentConfig
 
-if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
-    from cwgym.environment.world import World
+__all__ = ["Session", "SessionDoc", "Sessions"]
 
 
 class Session:
@@ -33,7 +36,7 @@ class Session:
     def machines(self) -> list[str]:
         return self.config.machines
 
-    def _desktops(self) -> list[tuple[str, Desktop]]:
+    def granted_desktops(self) -> list[tuple[str, Desktop]]:
         """Desktops of machines still granted, by machine id."""
         granted = set(self.config.machines)
         return [(m, d) for m, d in sorted(self.desktops.items()) if m in granted]
@@ -44,7 +47,7 @@ class Session:
             self.config,
             tuple(sorted(self.terminal.items())),
             self.focus,
-            tuple((m, d.frozen()) for m, d in self._desktops()),
+            tuple((m, d.frozen()) for m, d in self.granted_desktops()),
         )
 
     @classmethod
@@ -60,7 +63,7 @@ class Session:
 
     def desktop_docs(self) -> dict[str, Any]:
         """Each desktop as plain data, by machine id."""
-        return {m: d.plain() for m, d in self._desktops()}
+        return {m: d.plain() for m, d in self.granted_desktops()}
 
     def plain(self) -> dict[str, Any]:
         out = {
@@ -75,46 +78,119 @@ class Session:
         return out
 
 
-def seat_for(world: World, session: Session, machine_id: str, *, create: bool = False) -> Seat:
-    """The session's desktop on ``machine_id``, bound to the machine, theme and grants.
+class SessionDoc(msgspec.Struct, forbid_unknown_fields=True):
+    """One session in the snapshot document."""
 
-    With ``create``, a session that had no desktop there gets one kept in its state (the
-    GUI families act on it); otherwise a fresh empty desktop is used and not kept (looking
-    at a screen changes nothing). The seat's repaint cache is the one of its theme and
-    granted families: its keys are content, so every session of the world and its forks
-    can share it.
-    """
-    from cwgym.apps import load
-    from cwgym.desktop.compositor import SceneCache
-    from cwgym.desktop.seat import Seat
-    from cwgym.desktop.themes import theme
-
-    load()
-    desk = session.desktops.get(machine_id)
-    if desk is None:
-        desk = Desktop()
-        if create:
-            session.desktops[machine_id] = desk
-    name = machine_theme(world, machine_id)
-    caches = world.__dict__.setdefault("_gui_cache", {})  # shared with forks: see World.fork
-    key = (name, tuple(sorted(session.config.actions)))
-    cache = caches.get(key)
-    if cache is None:
-        cache = caches[key] = SceneCache()
-    config = session.config
-    return Seat(
-        desk,
-        world._machines[machine_id],
-        theme(name),
-        frozenset(config.actions),
-        frozenset(config.observations),
-        cache,
-        latch=lambda result: session.terminal.__setitem__(machine_id, result),
-    )
+    id: str
+    config: EnvironmentConfig
+    terminal: dict[str, Any]
+    focus: str | None
+    desktops: dict[str, Any] = {}
 
 
-def machine_theme(world: World, machine_id: str) -> str | None:
-    """The desktop theme the world's definition names for a machine, or ``None``."""
-    themes = world._definition.metadata.get("desktop_themes")
-    name = themes.get(machine_id) if isinstance(themes, dict) else None
-    return name if isinstance(name, str) else None
+class Sessions(Subsystem):
+    """Session id -> :class:`Session`, in grant order, and the next session number."""
+
+    name = "sessions"
+    order = 30
+    sections = ("sessions", "next_session")
+
+    __slots__ = ("_by_id", "next_number")
+
+    def __init__(self, sessions: dict[str, Session], next_number: int) -> None:
+        self._by_id = sessions
+        self.next_number = next_number
+
+    # -- mapping ---------------------------------------------------------------------
+    def get(self, session_id: str) -> Session | None:
+        return self._by_id.get(session_id)
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._by_id
+
+    def __iter__(self) -> Iterator[Session]:
+        return iter(list(self._by_id.values()))
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def add(self, config: EnvironmentConfig, session_id: str | None = None) -> Session:
+        """A new session (``session-N`` with the next number unless ``session_id`` is given)."""
+        if session_id is None:
+            session_id = f"session-{self.next_number}"
+        number = session_id.removeprefix("session-")
+        if number.isdigit():
+            self.next_number = max(self.next_number, int(number) + 1)
+        session = Session(session_id, config)
+        self._by_id[session_id] = session
+        return session
+
+    def remove(self, session_id: str) -> None:
+        del self._by_id[session_id]
+
+    # -- subsystem -------------------------------------------------------------------
+    @classmethod
+    def build(cls, runtime: Any) -> Sessions:
+        return cls({}, 0)
+
+    @classmethod
+    def thaw(cls, runtime: Any, frozen: tuple) -> Sessions:
+        values, next_number = frozen
+        sessions = {}
+        for value in values:
+            session = Session.thaw(value)
+            sessions[session.id] = session
+        return cls(sessions, next_number)
+
+    @classmethod
+    def load(cls, runtime: Any, sections: dict[str, Any]) -> Sessions:
+        docs = convert(sections["sessions"], list[SessionDoc], "sessions")
+        next_number = convert(sections["next_session"], int, "next_session")
+        sessions: dict[str, Session] = {}
+        for index, doc in enumerate(docs):
+            where = f"sessions[{index}]"
+            if doc.id in sessions:
+                raise SnapshotError(f"{where}.id", f"session {doc.id!r} appears twice")
+            number = doc.id.removeprefix("session-")
+            if number.isdigit() and int(number) >= next_number:
+                raise SnapshotError("next_session", f"{next_number} is not above session {doc.id!r}")
+            runtime.check_grant(doc.id, doc.config, f"{where}.config")
+            session = Session(doc.id, doc.config)
+            if sorted(doc.terminal) != sorted(doc.config.machines):
+                raise SnapshotError(f"{where}.terminal", "must hold one latch per granted machine")
+            session.terminal = dict(doc.terminal)
+            if doc.focus is not None and doc.focus not in doc.config.machines:
+                raise SnapshotError(f"{where}.focus", f"{doc.focus!r} is not a granted machine")
+            session.focus = doc.focus
+            desktops = {}
+            for machine, plain in sorted(doc.desktops.items()):
+                if machine not in doc.config.machines:
+                    raise SnapshotError(f"{where}.desktops", f"{machine!r} is not a granted machine")
+                try:
+                    desktops[machine] = Desktop.from_plain(plain)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                    raise SnapshotError(f"{where}.desktops[{machine!r}]", f"not a desktop ({exc})") from None
+            session.desktops = desktops
+            sessions[doc.id] = session
+        return cls(sessions, next_number)
+
+    def freeze(self) -> tuple:
+        return tuple(s.frozen() for s in self._by_id.values()), self.next_number
+
+    def digest(self) -> list[Any]:
+        return [[s.plain() for s in self._by_id.values()], self.next_number]
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "sessions": [
+                SessionDoc(s.id, s.config, dict(sorted(s.terminal.items())), s.focus, s.desktop_docs())
+                for s in self._by_id.values()
+            ],
+            "next_session": self.next_number,
+        }
+
+    def inspect(self) -> dict[str, Any]:
+        return {"sessions": {s.id: s.plain() for s in self._by_id.values()}}
+
+
+SUBSYSTEMS.register(Sessions.name, Sessions)

@@ -233,6 +233,25 @@ class Filesystem:
         fs.next_ino = frozen.next_ino
         return fs
 
+    @classmethod
+    def from_inodes(cls, clock: Clock, case_sensitive: bool, inodes: list[Inode], next_ino: int) -> Filesystem:
+        """A filesystem holding exactly ``inodes`` (an imported snapshot's, already checked
+        by :func:`cwgym.machine.snapshot.check_tree`); the digest is computed afresh."""
+        fs = cls.__new__(cls)
+        fs.clock = clock
+        fs.case_sensitive = case_sensitive
+        fs.inodes = CowMap()
+        fs._token = object()
+        fs._dirty = {}
+        fs._sum = 0
+        for inode in inodes:
+            inode._owner = fs._token
+            inode._counted = 0
+            fs.inodes.set(inode.ino, inode)
+            fs._dirty[inode.ino] = 0
+        fs.next_ino = next_ino
+        return fs
+
     def freeze(self) -> FsFrozen:
         self._flush()
         self._token = object()

@@ -121,7 +121,7 @@ def test_the_repaint_cache_never_changes_a_result():
     w = world()
     env, _ = _run(w)
     warm = env.scene(1280, 800)
-    w._gui_cache = {}
+    w.runtime.gui_cache.clear()
     assert env.scene(1280, 800) == warm
     cold = world()
     cold_env, _ = _run(cold)

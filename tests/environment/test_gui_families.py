@@ -151,9 +151,8 @@ def test_shell_targets_need_application_v1():
     env = w.environment({"actor": "a", "machines": [M], "actions": ["pointer.v1"], "observations": ["semantic.v1"]})
     ok(env, ptr("click", 34, 187))  # the dock is not there without application.v1
     from cwgym.desktop import shell as shell_behaviour
-    from cwgym.environment.session import seat_for
 
-    seat = seat_for(w, w._session(env.id), M)
+    seat = w.runtime.seat(w.runtime.session(env.id), M)
     with pytest.raises(errors.ActionError) as info:
         shell_behaviour.activate(seat, "shell:launcher")
     assert info.value.error.reason == errors.APPLICATION_FAMILY_REQUIRED

@@ -96,7 +96,7 @@ def test_a_keystroke_repaints_only_what_it_draws(world):
     env.render(1280, 800)
     env.step([{"family": "keyboard.v1", "op": "type", "machine": M, "payload": {"text": "x"}}])
     frame = env.render(1280, 800)["rgba"]
-    renderer = world._renderers[(env.id, 1280, 800)]
+    renderer = world.runtime.renderers[(env.id, 1280, 800)]
     assert renderer.last_mode == "partial"
     assert sum(r.area for r in renderer.last_damage) < 40_000
     assert frame == render_scene(world.scene(env.id, 1280, 800))

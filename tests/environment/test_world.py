@@ -220,7 +220,7 @@ def test_remove_refusals(office):
         world.remove_computer("ghost")
     with pytest.raises(ValueError, match="hosts services"):
         world.remove_computer("fileserver")
-    world._scheduler.schedule(10, "pending-work")
+    world.runtime.scheduler.schedule(10, "pending-work")
     with pytest.raises(ValueError, match="continuations are pending"):
         world.remove_computer("reception")
 
@@ -242,8 +242,8 @@ class Echo:
 class Clock:
     version = "1"
 
-    def observe(self, world, session):
-        return {"tick": world._clock.now_us}
+    def observe(self, runtime, session):
+        return {"tick": runtime.clock.now_us}
 
 
 def test_extensions_register_dispatch_and_bind_snapshots(world):

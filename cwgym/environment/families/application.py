@@ -19,7 +19,7 @@ from typing import Any
 
 from cwgym.desktop import shell, wm
 from cwgym.desktop.seat import Seat
-from cwgym.environment.families import ActionContext, invalid, unsupported
+from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
 from cwgym.machine.filesystem import FsError
 from cwgym.protocol import errors
 from cwgym.render import to_png
@@ -107,7 +107,7 @@ def screenshot(ctx: ActionContext, seat: Seat) -> dict[str, str]:
     if "pixels.v1" not in ctx.session.config.observations:
         raise errors.ActionError(errors.DENIED, errors.PIXELS_NOT_GRANTED)
     width, height = seat.desk.viewport or seat.native
-    frame = ctx.world._visual(ctx.session.id, width, height, "render", gate=False)
+    frame = ctx.runtime.visual(ctx.session.id, width, height, "render", gate=False)
     machine = ctx.machine
     fs = machine.user_fs()
     folder = f"{machine.home}/Pictures"
@@ -123,3 +123,6 @@ def screenshot(ctx: ActionContext, seat: Seat) -> dict[str, str]:
         raise errors.ActionError(errors.ACTION_FAILED) from None
     ctx.journal("filesystem.write", {"path": path, "bytes": -1, "append": False})
     return {"path": path}
+
+
+FAMILIES.register("application.v1", ApplicationFamily())

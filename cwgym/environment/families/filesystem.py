@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.environment.families import ActionContext, invalid, unsupported
+from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
 from cwgym.machine.filesystem import DIR, SYMLINK, FsError
 from cwgym.machine.users import group_name, user_name
 from cwgym.protocol import errors
@@ -123,3 +123,6 @@ class FilesystemFamily:
         fs.rename(source, target, cwd)
         ctx.journal("filesystem.move", {"from": source, "to": target})
         return None
+
+
+FAMILIES.register("filesystem.v1", FilesystemFamily())

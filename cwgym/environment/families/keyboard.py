@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.environment.families import ActionContext, unsupported
+from cwgym.environment.families import FAMILIES, ActionContext, unsupported
 
 
 class KeyboardFamily:
@@ -24,3 +24,6 @@ class KeyboardFamily:
             ctx.seat().key(payload.get("key"))
             return None
         raise unsupported()
+
+
+FAMILIES.register("keyboard.v1", KeyboardFamily())

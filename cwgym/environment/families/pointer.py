@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cwgym.desktop.routing import POINTER_OPS
-from cwgym.environment.families import ActionContext, unsupported
+from cwgym.environment.families import FAMILIES, ActionContext, unsupported
 
 
 class PointerFamily:
@@ -21,3 +21,6 @@ class PointerFamily:
         if op not in POINTER_OPS:
             raise unsupported()
         return ctx.seat().pointer(op, payload)
+
+
+FAMILIES.register("pointer.v1", PointerFamily())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.environment.families import ActionContext, invalid, unsupported
+from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
 
 
 class TerminalFamily:
@@ -28,3 +28,6 @@ class TerminalFamily:
         )
         ctx.session.terminal[ctx.machine.id] = result
         return result
+
+
+FAMILIES.register("terminal.v1", TerminalFamily())
