@@ -1,7 +1,8 @@
 """``Environment``: the actor's restricted handle on one session.
 
 It has exactly five public attributes (``id``, ``step``, ``observe``, ``scene``,
-``render``): no snapshot, inspection, hash or trajectory. The split keeps graders honest
+``render``): no snapshot, inspection, hash or trajectory. What it returns is the caller's
+own copy: mutating an outcome, an observation or a scene changes nothing in the world. The split keeps graders honest
 (the agent cannot read what the evaluator reads) and prevents accidental leaks; it is
 not a sandbox against hostile code in the same process — leaderboard agents run in
 their own process.
@@ -10,6 +11,8 @@ their own process.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from cwgym.protocol.plain import clone
 
 if TYPE_CHECKING:
     from cwgym.environment.runtime import Runtime
@@ -41,19 +44,19 @@ class Environment:
         now = runtime.clock.now_us
         observation = runtime.observe(session) if session is not None else {"tick": now, "channels": {}}
         return {
-            "observation": observation,
-            "outcomes": [o.to_plain() for o in outcomes],
+            "observation": clone(observation),
+            "outcomes": [clone(o.to_plain()) for o in outcomes],
             "tick": now,
             "pending": len(runtime.scheduler),
         }
 
     def observe(self) -> dict[str, Any]:
         """The granted channels now, without acting (never rasterizes)."""
-        return self._runtime.observe(self._runtime.session(self._id))
+        return clone(self._runtime.observe(self._runtime.session(self._id)))
 
     def scene(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The retained scene at this viewport, as plain data; needs semantic.v1 or pixels.v1."""
-        return self._runtime.visual(self._id, width, height, "scene")
+        return clone(self._runtime.visual(self._id, width, height, "scene"))
 
     def render(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The frame ``{"width", "height", "rgba"}``; needs semantic.v1 or pixels.v1."""

@@ -37,6 +37,7 @@ from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
 from cwgym.environment.families import FAMILIES
 from cwgym.environment.session import Session, Sessions  # the built-in subsystems register
+from cwgym.environment.signing import sign, verify
 from cwgym.environment.topology import Topology
 from cwgym.kernel import Journal, verify_chain
 from cwgym.kernel.clock import Clock
@@ -58,17 +59,20 @@ from cwgym.protocol.definition import (
     load_definition,
 )
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
+from cwgym.protocol.limits import MAX_VIEWPORT_PIXELS, MAX_VIEWPORT_SIDE, viewport_ok
 from cwgym.render import Renderer
 
 if TYPE_CHECKING:
     from cwgym.desktop.seat import Seat
 
-__all__ = ["MAX_VIEWPORT_PIXELS", "SNAPSHOT_FORMAT", "Runtime", "RuntimeFrozen"]
+__all__ = ["SNAPSHOT_FORMAT", "Runtime", "RuntimeFrozen"]
 
 SNAPSHOT_FORMAT = "cwgym-snapshot/1"
-#: The largest viewport ``scene``/``render`` accept, in pixels (width * height).
-MAX_VIEWPORT_PIXELS = 16_777_216
 GUI_FAMILIES = frozenset({"application.v1", "pointer.v1", "keyboard.v1"})
+#: Error codes after which the session's state is put back as it was before the action
+#: (a desktop created or a viewport stored on the way to the refusal): refusals change
+#: nothing. ``not_found`` and ``action_failed`` may carry the effect of what happened first.
+UNDONE = frozenset({errors.INVALID, errors.DENIED})
 #: The document keys every snapshot has besides its subsystems' sections.
 HEADER = ("format", "engine_version", "definition_digest", "extensions", "journal", "verify_steps", "state_hash")
 
@@ -329,11 +333,14 @@ class Runtime:
         machine = self.machines[envelope.machine]
         before = visible_projection(session, machine)
         ctx = ActionContext(self, session, machine)
+        kept = session.frozen()
         try:
             value = self.families[envelope.family].dispatch(ctx, envelope.op, envelope.payload)
             success, error = True, None
         except errors.ActionError as exc:
             value, success, error = None, False, exc.error
+            if error.code in UNDONE:
+                session.restore(kept)  # a refused or invalid action changes nothing
         effect = effect_between(before, visible_projection(session, machine), machine)
         return ActionOutcome(index, success, value if success else None, error, effect)
 
@@ -360,15 +367,18 @@ class Runtime:
         granted = session.config.observations
         if gate and "semantic.v1" not in granted and "pixels.v1" not in granted:
             raise errors.Refused(errors.VISUAL_OBSERVATION_NOT_GRANTED)
-        if type(width) is not int or type(height) is not int or width < 1 or height < 1 or width * height > MAX_VIEWPORT_PIXELS:
-            raise ValueError(f"invalid: the viewport must be 1..{MAX_VIEWPORT_PIXELS} pixels, got {width!r}x{height!r}")
+        if not viewport_ok(width, height):
+            raise ValueError(
+                f"invalid: a viewport is 1..{MAX_VIEWPORT_SIDE} pixels a side and at most "
+                f"{MAX_VIEWPORT_PIXELS} pixels, got {width!r}x{height!r}"
+            )
         if session.focus is None or session.focus not in self.machines:
             raise errors.Refused(errors.MACHINE_NOT_GRANTED)
         scene = self.seat(session, session.focus).scene(width, height)
         if kind == "scene":
             return scene.to_plain()
         if kind == "typed":
-            return scene
+            return scene.detached()
         return {"width": width, "height": height, "rgba": self.renderer(session_id, width, height).render(scene)}
 
     def renderer(self, session_id: str, width: int, height: int) -> Renderer:
@@ -463,8 +473,9 @@ class Runtime:
             parts.extend(sub.digest())
         return hashlib.sha256(canonical(parts)).hexdigest()
 
-    def export(self) -> str:
-        """The current state as a portable JSON snapshot document."""
+    def export(self, key: bytes | str | None = None) -> str:
+        """The current state as a portable JSON snapshot document, signed under ``key``
+        when one is given (see :mod:`cwgym.environment.signing`)."""
         document: dict[str, Any] = {
             "format": SNAPSHOT_FORMAT,
             "engine_version": engine_version,
@@ -476,10 +487,14 @@ class Runtime:
         document["journal"] = self.journal.entries()
         document["verify_steps"] = self.verify_steps
         document["state_hash"] = self.state_hash()
+        if key is not None:
+            document["signature"] = sign(msgspec.to_builtins(document), key)
         return msgspec.json.encode(document).decode()
 
-    def load(self, text: str | bytes) -> None:
+    def load(self, text: str | bytes, key: bytes | str | None = None) -> None:
         """Replace the state with an exported snapshot; on any refusal nothing changes.
+
+        With ``key``, the document must carry the signature ``export(key)`` gave it.
 
         Refused when the text is not a snapshot, was written by another engine version,
         belongs to another definition, extension set or subsystem set, carries a tampered
@@ -492,6 +507,9 @@ class Runtime:
             raise ValueError(f"serialization: not JSON ({exc})") from None
         if not isinstance(loose, dict) or loose.get("format") != SNAPSHOT_FORMAT:
             raise ValueError(f"serialization: not a cwgym snapshot (format must be {SNAPSHOT_FORMAT!r})")
+        signature = loose.pop("signature", None)
+        if key is not None and not verify(loose, signature, key):
+            raise ValueError("invalid: the snapshot's signature is missing or does not match")
         if loose.get("engine_version") != engine_version:
             raise ValueError(
                 f"invalid: snapshot was written by engine {loose.get('engine_version')!r}, this is {engine_version}"

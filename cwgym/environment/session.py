@@ -50,6 +50,11 @@ class Session:
             tuple((m, d.frozen()) for m, d in self.granted_desktops()),
         )
 
+    def restore(self, value: tuple) -> None:
+        """Put this session back to a :meth:`frozen` value of its own."""
+        old = Session.thaw(value)
+        self.config, self.terminal, self.focus, self.desktops = old.config, old.terminal, old.focus, old.desktops
+
     @classmethod
     def thaw(cls, value: tuple) -> Session:
         session_id, config, terminal, focus, desktops = value

@@ -14,11 +14,13 @@ import msgspec
 
 from cwgym.environment.actor import Environment
 from cwgym.environment.extension import ActionFamily, ObservationChannel
-from cwgym.environment.runtime import MAX_VIEWPORT_PIXELS, Runtime
+from cwgym.environment.runtime import Runtime
 from cwgym.environment.snapshot import Snapshot
 from cwgym.machine.machine import Machine
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.protocol.definition import load_definition
+from cwgym.protocol.limits import MAX_VIEWPORT_PIXELS
+from cwgym.protocol.plain import clone
 from cwgym.scene import Scene
 
 __all__ = ["MAX_VIEWPORT_PIXELS", "World"]
@@ -109,24 +111,29 @@ class World:
         """A sha256 hex digest of the whole state (not its history), naming the engine version."""
         return self._runtime.state_hash()
 
-    def export_snapshot(self) -> str:
-        """The current state as portable JSON; only this engine version imports it."""
-        return self._runtime.export()
+    def export_snapshot(self, key: bytes | str | None = None) -> str:
+        """The current state as portable JSON; only this engine version imports it.
 
-    def import_snapshot(self, text: str | bytes) -> None:
+        With ``key`` (bytes or str, 16 bytes or more) the document carries an HMAC-SHA256
+        signature that ``import_snapshot(text, key=...)`` can require.
+        """
+        return self._runtime.export(key)
+
+    def import_snapshot(self, text: str | bytes, key: bytes | str | None = None) -> None:
         """Replace the state with an exported snapshot.
 
         Refused, with this world unchanged, when the text is not a snapshot, was written by
         another engine version, belongs to another definition or extension set, carries a
         tampered journal, holds state a world could not have, or does not hash to the state
-        it claims.
+        it claims; and, with ``key``, when it does not carry the signature
+        ``export_snapshot(key=...)`` gave it.
         """
-        self._runtime.load(text)
+        self._runtime.load(text, key)
 
     # -- owner inspection ------------------------------------------------------------
     def trajectory(self) -> list[dict]:
         """Every journal entry so far, oldest first, as plain data (replayable)."""
-        return [entry.body() for entry in self._runtime.journal.entries()]
+        return [clone(entry.body()) for entry in self._runtime.journal.entries()]
 
     def definition(self) -> dict:
         """The normalised definition this world was built from (defaults filled in)."""
@@ -134,7 +141,7 @@ class World:
 
     def inspect(self) -> dict:
         """Privileged ground truth: machines, sessions, network, scheduler, determinism."""
-        return self._runtime.inspect()
+        return clone(self._runtime.inspect())
 
     def desktop_session(self, machine_id: str) -> str | None:
         """The latest graphical session on ``machine_id`` (the user's current login): one

@@ -8,7 +8,7 @@ from cwgym.protocol.definition import (
     load_definition,
 )
 from cwgym.protocol.envelope import ActionEffect, ActionEnvelope, ActionOutcome, parse_envelope
-from cwgym.protocol.errors import ActionError, Refused, ReplayDiverged, SimError
+from cwgym.protocol.errors import ActionError, Refused, ReplayDiverged, SimError, TrajectoryError
 
 BUILTIN_FAMILIES = (
     "terminal.v1",
@@ -35,6 +35,7 @@ __all__ = [
     "Refused",
     "ReplayDiverged",
     "SimError",
+    "TrajectoryError",
     "WorldDefinition",
     "load_definition",
     "parse_envelope",

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import re
 from typing import Any, Literal
 
@@ -161,6 +162,80 @@ class WorldDefinition(_Strict):
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$", re.I)
 _MSGSPEC_PATH = re.compile(r" - at `(\$[^`]*)`$")
 
+#: Limits on a definition's JSON; past them it is refused with the path named.
+MAX_DEFINITION_DEPTH = 64
+MAX_NAME_CHARS = 4096  # an object key or a path (PATH_MAX)
+MAX_TEXT_CHARS = 16 * 1024 * 1024  # one string value (a seeded file's content)
+#: Files the machine build writes itself; an ``initial_files`` entry may not replace them.
+SYSTEM_FILES = ("/etc/passwd", "/etc/group", "/etc/hostname", "/etc/os-release")
+#: Folders whose contents the machine build owns.
+SYSTEM_FOLDERS = ("/dev",)
+
+
+def _where(path: str, key: str) -> str:
+    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{key!r}]"
+
+
+def check_plain(value: Any, path: str = "$", depth: int = 0) -> None:
+    """Refuse what JSON cannot hold or the limits forbid, naming the path: a non-string
+    key, a lone surrogate, a non-finite number, an oversized key or string, deep nesting."""
+    if depth > MAX_DEFINITION_DEPTH:
+        raise DefinitionError(path, f"nested deeper than {MAX_DEFINITION_DEPTH} levels")
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise DefinitionError(path, f"object key {key!r} is not a string")
+            _check_text(key, path, MAX_NAME_CHARS, "key")
+            check_plain(item, _where(path, key), depth + 1)
+    elif kind is list or kind is tuple:
+        for index, item in enumerate(value):
+            check_plain(item, f"{path}[{index}]", depth + 1)
+    elif kind is str:
+        _check_text(value, path, MAX_TEXT_CHARS, "string")
+    elif kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise DefinitionError(path, "a number must be finite")
+    elif value is not None and kind not in (bool, int):
+        raise DefinitionError(path, f"a {kind.__name__} is not JSON data")
+
+
+def _check_text(text: str, path: str, limit: int, what: str) -> None:
+    if len(text) > limit:
+        raise DefinitionError(path, f"a {what} of {len(text)} characters is over the limit of {limit}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DefinitionError(path, f"a {what} holds a lone surrogate (not valid Unicode)") from None
+
+
+def normalize_file_path(name: str, path: str) -> str:
+    """An ``initial_files`` key made canonical: a relative key stays relative to the home
+    folder and may not leave it; an absolute key may not leave ``/`` or name a file or
+    folder the machine build owns. Raises ``DefinitionError`` at ``path``."""
+    if not name or "\x00" in name or name.endswith("/") or len(name) > MAX_NAME_CHARS:
+        raise DefinitionError(path, f"malformed file path {name!r}")
+    absolute = name.startswith("/")
+    parts: list[str] = []
+    for part in name.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                where = "the computer's root" if absolute else "the home folder"
+                raise DefinitionError(path, f"file path {name!r} leaves {where}")
+            parts.pop()
+            continue
+        if len(part.encode()) > 255:
+            raise DefinitionError(path, f"a name in file path {name!r} is longer than 255 bytes")
+        parts.append(part)
+    if not parts:
+        raise DefinitionError(path, f"file path {name!r} names a folder, not a file")
+    normal = ("/" if absolute else "") + "/".join(parts)
+    if absolute and (normal in SYSTEM_FILES or any(normal == f or normal.startswith(f + "/") for f in SYSTEM_FOLDERS)):
+        raise DefinitionError(path, f"file path {name!r} would replace the system file {normal}")
+    return normal
+
 
 def load_definition(source: Any) -> WorldDefinition:
     """Decode and check a world definition from a dict, a JSON string or JSON bytes.
@@ -178,6 +253,7 @@ def load_definition(source: Any) -> WorldDefinition:
             raise DefinitionError("$", f"not valid JSON ({exc})") from None
     if not isinstance(source, dict):
         raise DefinitionError("$", f"expected a JSON object, got {type(source).__name__}")
+    check_plain(source)
     version = source.get("schema_version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
         raise DefinitionError(
@@ -263,9 +339,19 @@ def check_definition(d: WorldDefinition) -> None:
             )
         else:
             addresses[address] = node_id
-        for name in computer.initial_files:
-            if not name or "\x00" in name or name.endswith("/"):
-                raise DefinitionError(f"{path}.initial_files", f"malformed file path {name!r}")
+        normal: dict[str, str] = {}
+        for name, _content in computer.initial_files.items():
+            where = f"{path}.initial_files[{name!r}]"
+            key = normalize_file_path(name, where)
+            if key in normal:
+                raise DefinitionError(where, f"names the same file as {normal[key]!r}")
+            normal[key] = name
+        files = sorted(normal)
+        for before, after in itertools.pairwise(files):
+            if after.startswith(before + "/"):
+                raise DefinitionError(f"{path}.initial_files[{normal[after]!r}]", f"is inside {normal[before]!r}, which is a file")
+        if list(normal) != list(computer.initial_files):
+            computer.initial_files = {key: computer.initial_files[name] for key, name in normal.items()}
     known_nodes = set(nodes) | set(computer_nodes)
     for i, link in enumerate(d.network.links):
         path = f"$.network.links[{i}]"

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from cwgym.protocol.errors import SimError
+from cwgym.protocol.plain import NotPlainData, plain_copy
 
 
 class ActionEnvelope(msgspec.Struct, frozen=True):
@@ -21,19 +22,31 @@ class ActionEnvelope(msgspec.Struct, frozen=True):
         return {"family": self.family, "op": self.op, "machine": self.machine, "payload": self.payload}
 
 
+ENVELOPE_KEYS = frozenset({"family", "op", "machine", "payload"})
+
+
 def parse_envelope(obj: Any) -> ActionEnvelope | None:
-    """Read a plain envelope; ``None`` when it is not one (not a dict, missing or mistyped fields)."""
+    """Read and copy a plain envelope; ``None`` when it is not one.
+
+    It is one when it is an object with exactly the keys ``family``, ``op``, ``machine``
+    (strings) and optionally ``payload`` (an object; ``null`` or missing means ``{}``), and
+    every value is plain data within the limits (see :func:`plain_copy`). The envelope
+    returned holds copies: nothing the caller keeps aliases what the world dispatches or
+    journals.
+    """
     if isinstance(obj, ActionEnvelope):
-        return obj
-    if not isinstance(obj, dict):
+        obj = obj.to_plain()
+    if type(obj) is not dict or not obj.keys() <= ENVELOPE_KEYS:
         return None
-    family, op, machine = obj.get("family"), obj.get("op"), obj.get("machine")
-    payload = obj.get("payload", {})
+    try:
+        copied = plain_copy(obj)
+    except NotPlainData:
+        return None
+    family, op, machine = copied.get("family"), copied.get("op"), copied.get("machine")
+    payload = copied.get("payload")
     if payload is None:
         payload = {}
-    if not (isinstance(family, str) and isinstance(op, str) and isinstance(machine, str)):
-        return None
-    if not isinstance(payload, dict):
+    if not (type(family) is str and type(op) is str and type(machine) is str) or type(payload) is not dict:
         return None
     return ActionEnvelope(family, op, machine, payload)
 

@@ -133,3 +133,14 @@ class ReplayDiverged(RuntimeError):
         super().__init__(
             f"replay_diverged: step {step} reached state {actual[:16]}…, recorded {expected[:16]}…"
         )
+
+
+class TrajectoryError(ValueError):
+    """A trajectory given to replay that is not one a world could have written: ``index``
+    is the entry, ``problem`` says what is wrong with it."""
+
+    def __init__(self, index: int | None, problem: str) -> None:
+        self.index = index
+        self.problem = problem
+        where = "trajectory" if index is None else f"trajectory[{index}]"
+        super().__init__(f"invalid: {where}: {problem}")

@@ -327,6 +327,16 @@ class Scene:
 
         return scene_from_plain(data)
 
+    def detached(self) -> Scene:
+        """A copy whose lists the caller may change without touching this scene (nodes and
+        windows are immutable and shared). Scenes come from content-keyed caches, so a
+        scene handed to a caller is a detached copy."""
+        out = Scene.__new__(Scene)
+        for name in Scene.__slots__:
+            value = getattr(self, name)
+            setattr(out, name, value.copy() if isinstance(value, (list, dict)) else value)
+        return out
+
     def __repr__(self) -> str:
         return (
             f"Scene({self.width}x{self.height}, {len(self.nodes)} nodes, "

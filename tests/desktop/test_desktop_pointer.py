@@ -164,9 +164,10 @@ def test_coordinates_clamp_and_the_viewport_defaults_to_the_last_one_named():
     ok(env, ptr("move", 0, 0, width=640, height=400))
     assert ok(env, ptr("move", 17, 93)) == {"cursor": "pointer"}
     assert ok(env, ptr("click", 17, 238)) == {"window": 0}  # the notepad launcher, halved
-    # a viewport wider than 8192 is capped: x=34 of 8192 is left of the dock icons
-    assert ok(env, ptr("move", 34, 187, width=99999, height=800)) == {"cursor": "default"}
-    assert ok(env, ptr("move", 34 * 8192 // 1280, 187)) == {"cursor": "pointer"}
+    # a viewport past the caps (8192 a side, 4096x4096 pixels) is invalid and changes nothing
+    assert one(env, ptr("move", 34, 187, width=99999, height=800))["error"]["code"] == "invalid"
+    assert one(env, ptr("move", 34, 187, width=8192, height=8192))["error"]["code"] == "invalid"
+    assert ok(env, ptr("move", 17, 93)) == {"cursor": "pointer"}  # still the 640x400 one
 
 
 def test_double_click_in_an_application():
