@@ -55,7 +55,7 @@ def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machi
     if [w for w in before.get(_STACK, ()) if w in common] != [w for w in after.get(_STACK, ()) if w in common]:
         changed.add(effects.WINDOW_FOCUSED)
     plain = sorted((k, v) for k, v in after.items() if k != _WINDOWS and v is not None)
-    state = u64((machine.digest(), plain, sorted(new.items())))
+    state = u64((machine.visible_digest(), plain, sorted(new.items())))
     return ActionEffect(
         changed=sorted(changed),
         state=state,

@@ -91,7 +91,9 @@ class Inode:
 
     __slots__ = (
         "_counted",
+        "_dir",
         "_owner",
+        "_seen",
         "atime",
         "btime",
         "ctime",
@@ -122,6 +124,8 @@ class Inode:
         self.target: str | None = None
         self._owner: object = None
         self._counted = 0
+        self._seen = 0  # the term this inode adds to the viewer's digest
+        self._dir = 0  # the folder the inode was linked into last (what the viewer reaches it by)
 
     def copy(self, owner: object) -> Inode:
         new = Inode.__new__(Inode)
@@ -150,6 +154,14 @@ class Inode:
             content = sorted((self.entries or {}).items())
         else:
             content = self.target
+        return self._digest_with(content)
+
+    def metadata_digest(self) -> bytes:
+        """What ``ls -l`` and ``stat`` show of the inode, without its content."""
+        return value_digest(("metadata", self.ino, self.kind, self.mode, self.uid, self.gid, self.nlink,
+                             self.atime, self.mtime, self.ctime, self.btime, self.parent, self.size))
+
+    def _digest_with(self, content: Any) -> bytes:
         return value_digest(
             (
                 self.ino,
@@ -191,6 +203,7 @@ class FsFrozen(msgspec.Struct, frozen=True):
     next_ino: int
     digest_sum: int
     case_sensitive: bool
+    seen_sum: int = 0
 
 
 def split_path(path: str) -> list[str]:
@@ -214,11 +227,14 @@ class Filesystem:
         self.case_sensitive = case_sensitive
         self.inodes: CowMap[int, Inode] = CowMap()
         self._token = object()
-        self._dirty: dict[int, int] = {}
+        self._dirty: dict[int, tuple[int, int]] = {}  # ino -> (full term, viewer term) before
         self._sum = 0
+        self._seen_sum = 0
+        #: whose view :meth:`visible_digest` digests (the machine's user); None sees all
+        self.viewer: Credentials | None = None
         self.next_ino = ROOT_INO
         root = self._new_inode(DIR, 0o755, 0, 0)
-        root.parent = root.ino
+        root.parent = root._dir = root.ino
 
     # -- copy-on-write plumbing ------------------------------------------------------
     @classmethod
@@ -230,6 +246,8 @@ class Filesystem:
         fs._token = object()
         fs._dirty = {}
         fs._sum = frozen.digest_sum
+        fs._seen_sum = frozen.seen_sum
+        fs.viewer = None
         fs.next_ino = frozen.next_ino
         return fs
 
@@ -244,37 +262,76 @@ class Filesystem:
         fs._token = object()
         fs._dirty = {}
         fs._sum = 0
+        fs._seen_sum = 0
+        fs.viewer = None
+        by_ino = {}
         for inode in inodes:
             inode._owner = fs._token
-            inode._counted = 0
+            inode._counted = inode._seen = inode._dir = 0
             fs.inodes.set(inode.ino, inode)
-            fs._dirty[inode.ino] = 0
+            fs._dirty[inode.ino] = (0, 0)
+            by_ino[inode.ino] = inode
+        by_ino[ROOT_INO]._dir = ROOT_INO
+        for ino in sorted(by_ino):  # each inode is reached through the lowest folder listing it
+            for child in (by_ino[ino].entries or {}).values():
+                if by_ino[child]._dir == 0:
+                    by_ino[child]._dir = ino
         fs.next_ino = next_ino
         return fs
 
     def freeze(self) -> FsFrozen:
         self._flush()
         self._token = object()
-        return FsFrozen(self.inodes.freeze(), self.next_ino, self._sum, self.case_sensitive)
+        return FsFrozen(self.inodes.freeze(), self.next_ino, self._sum, self.case_sensitive, self._seen_sum)
 
     def _flush(self) -> None:
         if not self._dirty:
             return
-        total = self._sum
-        for ino, old_term in self._dirty.items():
+        total, seen_total = self._sum, self._seen_sum
+        viewer = self.viewer
+        reach: dict[int, bool] = {ROOT_INO: True}
+        for ino, (old_term, old_seen) in self._dirty.items():
             total -= old_term
+            seen_total -= old_seen
             inode = self.inodes.get(ino)
             if inode is not None:
                 term = entry_term(ino, inode.digest())
                 inode._counted = term
                 total += term
+                if viewer is None:
+                    seen = term
+                elif not self._reached(inode._dir, viewer, reach):
+                    seen = 0  # the viewer cannot even stat it
+                elif inode.kind in (FILE, DIR) and not viewer.may(inode, 4):
+                    seen = entry_term(ino, inode.metadata_digest())  # ls -l shows it, cat cannot read it
+                else:
+                    seen = term
+                inode._seen = seen
+                seen_total += seen
         self._sum = total % MODULUS
+        self._seen_sum = seen_total % MODULUS
         self._dirty.clear()
+
+    def _reached(self, folder: int, viewer: Credentials, memo: dict[int, bool]) -> bool:
+        """Whether the viewer can reach entries of ``folder``: it can search every folder
+        on the way from the root and this one."""
+        known = memo.get(folder)
+        if known is None:
+            directory = self.inodes[folder]
+            known = viewer.may(directory, 1) and self._reached(directory._dir, viewer, memo)
+            memo[folder] = known
+        return known
 
     def digest(self) -> bytes:
         """A digest of every inode, costing only what changed since the last one."""
         self._flush()
         return value_digest((self._sum.to_bytes(32, "big"), self.next_ino, self.case_sensitive))
+
+    def visible_digest(self) -> bytes:
+        """A digest of what :attr:`viewer` can observe: inodes it can reach (their metadata),
+        and the content of those it may read. Costs only what changed, like :meth:`digest`."""
+        self._flush()
+        return value_digest((self._seen_sum.to_bytes(32, "big"), self.case_sensitive))
 
     def _own(self, ino: int) -> Inode:
         inode = self.inodes[ino]
@@ -282,8 +339,18 @@ class Filesystem:
             inode = inode.copy(self._token)
             self.inodes.set(ino, inode)
         if ino not in self._dirty:
-            self._dirty[ino] = inode._counted
+            self._dirty[ino] = (inode._counted, inode._seen)
         return inode
+
+    def _resee(self, ino: int) -> None:
+        """Mark a folder's whole subtree for the viewer's digest: who can reach what below
+        it may have changed (its mode, owner or place did)."""
+        pending = [ino]
+        while pending:
+            for child in (self.inodes[pending.pop()].entries or {}).values():
+                inode = self._own(child)
+                if inode.kind == DIR:
+                    pending.append(child)
 
     def _new_inode(self, kind: str, mode: int, uid: int, gid: int) -> Inode:
         ino = self.next_ino
@@ -291,12 +358,12 @@ class Filesystem:
         inode = Inode(ino, kind, mode, uid, gid, self.clock.now_us)
         inode._owner = self._token
         self.inodes.set(ino, inode)
-        self._dirty[ino] = 0
+        self._dirty[ino] = (0, 0)
         return inode
 
     def _drop(self, ino: int) -> None:
         inode = self.inodes[ino]
-        self._dirty.setdefault(ino, inode._counted)
+        self._dirty.setdefault(ino, (inode._counted, inode._seen))
         self.inodes.delete(ino)
 
     # -- lookup ------------------------------------------------------------------------
@@ -419,7 +486,7 @@ class Filesystem:
         if self.child(parent, name) is not None:
             raise FsError("EEXIST", name)
         inode = self._new_inode(kind, mode, uid, gid)
-        inode.parent = parent_ino
+        inode.parent = inode._dir = parent_ino
         parent.entries[name] = inode.ino  # type: ignore[index]
         if kind == DIR:
             parent.nlink += 1
@@ -440,6 +507,8 @@ class Filesystem:
         inode = self._own(ino)
         inode.mode = mode & 0o7777
         inode.ctime = self.clock.now_us
+        if inode.kind == DIR:
+            self._resee(ino)
 
     def set_owner(self, ino: int, uid: int | None, gid: int | None) -> None:
         inode = self._own(ino)
@@ -448,6 +517,8 @@ class Filesystem:
         if gid is not None:
             inode.gid = gid
         inode.ctime = self.clock.now_us
+        if inode.kind == DIR:
+            self._resee(ino)
 
     def set_times(self, ino: int, atime: int | None = None, mtime: int | None = None) -> None:
         inode = self._own(ino)
@@ -524,10 +595,12 @@ class Filesystem:
         self._touch_dir(dst)
         owned = self._own(ino)
         owned.ctime = self.clock.now_us
+        owned._dir = dst_parent
         if moving.kind == DIR:
             owned.parent = dst_parent
             src.nlink -= 1
             dst.nlink += 1
+            self._resee(ino)
 
     # -- trusted conveniences (world building, owner inspection) ------------------------
     def makedirs(self, path: str, uid: int = 0, gid: int = 0, mode: int = 0o755) -> int:

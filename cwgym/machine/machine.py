@@ -117,6 +117,7 @@ class Machine:
             # The definition is immutable: digest it once, so hashing never walks its files.
             self.computer_digest = value_digest((msgspec.to_builtins(computer), msgspec.to_builtins(profile)))
             self.fs = Filesystem(clock, profile.case_sensitive)
+            self.fs.viewer = self.cred
             self.shell = self._login_shell()
             self.procs = ProcessTable()
             self.clipboard = ""
@@ -238,6 +239,7 @@ class Machine:
         machine = cls(frozen.computer, frozen.profile, clock, sleep, build=False)
         machine.computer_digest = frozen.computer_digest
         machine.fs = Filesystem.thaw(frozen.fs, clock)
+        machine.fs.viewer = machine.cred
         machine.shell = ShellState.thaw(frozen.shell)
         procs, next_pid = frozen.procs
         machine.procs = ProcessTable(procs, next_pid)
@@ -251,6 +253,22 @@ class Machine:
                 self.id,
                 self.computer_digest,
                 self.fs.digest(),
+                self.shell.frozen(),
+                [msgspec.to_builtins(p) for p in self.procs.frozen()[0]],
+                self.procs.next_pid,
+                self.clipboard,
+            )
+        )
+
+    def visible_digest(self) -> bytes:
+        """A digest of what the machine's user can observe: the files it can reach and read
+        (:meth:`Filesystem.visible_digest`), the shell state, the processes and the clipboard.
+        Action effects report it, so an actor learns nothing of files it may not read."""
+        return value_digest(
+            (
+                self.id,
+                self.computer_digest,
+                self.fs.visible_digest(),
                 self.shell.frozen(),
                 [msgspec.to_builtins(p) for p in self.procs.frozen()[0]],
                 self.procs.next_pid,

@@ -176,6 +176,7 @@ def machine_from_doc(
         inode.entries = dict(d.entries) if d.entries is not None else None
         inodes.append(inode)
     machine.fs = Filesystem.from_inodes(clock, doc.case_sensitive, inodes, doc.next_ino)
+    machine.fs.viewer = machine.cred
     s = doc.shell
     if not s.cwd.startswith("/"):
         raise SnapshotError(f"{where}.shell.cwd", "must be an absolute path")

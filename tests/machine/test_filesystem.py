@@ -125,11 +125,56 @@ def test_incremental_digest_equals_a_rebuilt_one(fs):
     UserFS(fs, ADA).write("x", "/home/ada", b"1")
     UserFS(fs, ADA).unlink("note.txt", "/home/ada")
     incremental = fs.digest()
-    # A rebuild from a frozen copy recomputes every inode's term from scratch.
-    rebuilt = Filesystem.thaw(fs.freeze(), Clock())
-    rebuilt._sum = 0
-    rebuilt._dirty = {ino: 0 for ino in rebuilt.inodes}
-    assert rebuilt.digest() == incremental
+    # A rebuild from copies of the inodes recomputes every inode's term from scratch.
+    assert _rebuilt(fs).digest() == incremental
+
+
+def _rebuilt(fs: Filesystem) -> Filesystem:
+    copies = [inode.copy(None) for _, inode in sorted(fs.inodes.items())]
+    rebuilt = Filesystem.from_inodes(Clock(), fs.case_sensitive, copies, fs.next_ino)
+    rebuilt.viewer = fs.viewer
+    return rebuilt
+
+
+def test_the_viewers_digest_sees_only_what_the_viewer_can(fs):
+    fs.viewer = BOB
+    fs.makedirs("/home/ada/secret", 1000, 1000, 0o700)
+    fs.put_file("/home/ada/secret/plan", b"a", 1000, 1000)
+    fs.put_file("/home/ada/diary", b"a", 1000, 1000, 0o600)
+    seen, full = fs.visible_digest(), fs.digest()
+    # content bob may not read: the full digest moves, bob's does not
+    fs.put_file("/home/ada/secret/plan", b"b", 1000, 1000)
+    assert fs.digest() != full and fs.visible_digest() == seen
+    # a file bob can list but not read: its size shows in ls -l, its bytes do not
+    fs.set_times(fs.resolve("/home/ada/diary"), 5, 5)
+    moved = fs.visible_digest()
+    assert moved != seen
+    ino = fs.resolve("/home/ada/diary")
+    fs.write_inode(ino, b"z")  # the same size at the same tick: nothing bob could see
+    fs.set_times(ino, 5, 5)
+    assert fs.visible_digest() == moved
+    fs.write_inode(ino, b"longer")  # a new size shows in ls -l
+    fs.set_times(ino, 5, 5)
+    assert fs.visible_digest() != moved
+    # opening the folder shows what is in it
+    before_open = fs.visible_digest()
+    fs.set_mode(fs.resolve("/home/ada/secret"), 0o755)
+    assert fs.visible_digest() != before_open
+    assert _rebuilt(fs).visible_digest() == fs.visible_digest()
+
+
+def test_the_viewers_digest_follows_moves_and_survives_snapshots(fs):
+    fs.viewer = BOB
+    fs.makedirs("/vault", 0, 0, 0o700)
+    fs.put_file("/tmp/open", b"1", 0, 0)
+    fs.move_entry(fs.resolve("/tmp"), "open", fs.resolve("/vault"), "open")
+    frozen, seen = fs.freeze(), fs.visible_digest()
+    fs.write_inode(fs.resolve("/vault/open"), b"2")  # moved out of bob's reach: unseen
+    assert fs.visible_digest() == seen
+    thawed = Filesystem.thaw(frozen, Clock())
+    thawed.viewer = BOB
+    assert thawed.visible_digest() == seen
+    assert _rebuilt(fs).visible_digest() == fs.visible_digest()
 
 
 def test_digest_returns_after_an_undo(fs):
