@@ -39,7 +39,7 @@ from cwgym.rl.text import CHARSET, fit, token_ids
 
 if TYPE_CHECKING:
     from cwgym.rl.config import TaskConfig
-    from cwgym.rl.core import Episode
+    from cwgym.rl.episode import Episode
 
 __all__ = ["ObservationCodec", "terminal_text"]
 
@@ -88,7 +88,7 @@ class ObservationCodec:
         for key in self.keys:
             target = out.get(key) if out is not None else None
             if key == "pixels":
-                frame = episode.env.render(c.width, c.height)
+                frame = episode.actor.render(c.width, c.height)
                 view = frame_array(frame["rgba"], c.width, c.height, 3)
                 if target is None:
                     target = np.empty((c.height, c.width, 3), dtype=np.uint8)
