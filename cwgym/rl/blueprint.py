@@ -31,6 +31,7 @@ class Blueprint:
 
     def __init__(self, config: TaskConfig) -> None:
         self.config = config
+        self.observations = ObservationCodec(config)  # an unknown or ungranted key fails before any world is built
         self.procedure = load_procedure(config.procedure)
         world_name = config.world or self.procedure.world
         if world_name != self.procedure.world:
@@ -48,7 +49,6 @@ class Blueprint:
         )
         self.world.fork().environment(self.grant)  # an unknown family or channel fails here, at construction
         self.actions = build_codec(config)
-        self.observations = ObservationCodec(config)
         self.footprints: dict = {}
         self._used = False
 

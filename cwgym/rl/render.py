@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cwgym.render import Renderer, frame_array
-from cwgym.rl.observations import terminal_text
+from cwgym.rl.text import terminal_text
 
 if TYPE_CHECKING:
     from cwgym.rl.episode import Episode
