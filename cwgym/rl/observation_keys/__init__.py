@@ -13,7 +13,7 @@ time it is read, so adding a key is adding a module::
             self.space = spaces.Box(0, config.text_length, (1,), dtype=np.int64)
 
         def encode(self, episode, out):
-            return self.box(np.array([len(episode.instance.instruction)]), out)
+            return self.box(np.array([len(episode.instance.instruction)]), out, fresh=True)
 
 A key registered from anywhere else (a test, a user's module imported before the env is
 made) works the same way.
