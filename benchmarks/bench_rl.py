@@ -156,7 +156,7 @@ def reset_rows(quick: bool) -> list[Row]:
         env = ComputerEnv(**_config(EASY))
         env.reset(seed=0)
         episode = env._episode
-        return lambda: episode.world.restore(episode.bp.template)
+        return lambda: episode.world.restore(episode.blueprint.template)
 
     rows.append(measure(GROUP, "template restore alone (World.restore)", "easy-rename-file", restore, n * 4))
     return rows

@@ -10,7 +10,7 @@ Importing this package registers every entry of ``envs/*.json`` as ``cwgym/<name
 * :class:`ComputerEnv` — one procedure in one world (``cwgym.rl.env``);
 * :class:`ComputerVectorEnv`, :class:`SharedMemoryVectorEnv` — many worlds in one process,
   or in worker processes with observations in shared memory (``cwgym.rl.vector``,
-  ``cwgym.rl.shared``);
+  ``cwgym.rl.shared_memory``);
 * :func:`load_suites`, :func:`register_envs` — the suite files and their registration;
 * :func:`expert_rollout` — the procedure's expert played through an env's own interface.
 
@@ -21,7 +21,7 @@ from cwgym.rl.config import TaskConfig
 from cwgym.rl.env import ComputerEnv
 from cwgym.rl.expert import Transition, expert_demonstration, expert_rollout
 from cwgym.rl.registration import register_envs
-from cwgym.rl.shared import SharedMemoryVectorEnv
+from cwgym.rl.shared_memory import SharedMemoryVectorEnv
 from cwgym.rl.specs import EnvEntry, load_suites
 from cwgym.rl.vector import ComputerVectorEnv, make_vector_env
 

@@ -14,24 +14,12 @@ import msgspec
 __all__ = [
     "DESKTOP_ACTIONS",
     "DESKTOP_OBSERVATIONS",
-    "OBSERVATION_KEYS",
     "TaskConfig",
     "task_config",
 ]
 
 DESKTOP_ACTIONS = ["application.v1", "keyboard.v1", "pointer.v1"]
 DESKTOP_OBSERVATIONS = ["semantic.v1", "pixels.v1"]
-
-#: Observation keys and the channel each needs granted (``None``: always available).
-OBSERVATION_KEYS: dict[str, str | None] = {
-    "pixels": "pixels.v1",
-    "elements": "semantic.v1",
-    "terminal": "terminal.v1",
-    "terminal_tokens": "terminal.v1",
-    "instruction": None,
-    "instruction_tokens": None,
-}
-
 
 class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """One env's configuration (see ``docs/rl.md`` for every field).
@@ -41,7 +29,8 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         world, machine: where it runs (default: the procedure's).
         world_seed: the world's own seed; the episode seed draws the procedure instance.
         actions, observations: the grant of the agent's session (families, channels).
-        obs: the observation keys (:data:`OBSERVATION_KEYS`).
+        obs: the observation keys (:mod:`cwgym.rl.observation_keys`; the observation
+            codec checks them against the registry and the grant).
         preset: ``text`` keeps text entries; ``sb3`` turns ``instruction`` and
             ``terminal`` into token ids so every entry is a ``Box``.
         interface: the action interface (``cwgym.rl.actions``).
@@ -108,20 +97,13 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         lo, hi = self.test_seeds if (split or self.split) == "test" else self.train_seeds
         return lo, hi
 
-    def obs_keys(self) -> list[str]:
-        """The observation keys after the preset: ``sb3`` swaps text for token ids."""
-        if self.preset == "text":
-            return list(self.obs)
-        swapped = {"instruction": "instruction_tokens", "terminal": "terminal_tokens"}
-        return list(dict.fromkeys(swapped.get(key, key) for key in self.obs))
-
 
 def task_config(kwargs: dict[str, Any]) -> TaskConfig:
     """A checked :class:`TaskConfig` from keyword arguments.
 
     Raises:
         TypeError: an unknown argument (named), or a value of the wrong type.
-        ValueError: a value out of range, or an observation the grant does not allow.
+        ValueError: a value out of range.
     """
     known = set(TaskConfig.__struct_fields__)
     unknown = sorted(set(kwargs) - known)
@@ -153,7 +135,3 @@ def _check(c: TaskConfig) -> None:
     need(len(c.grid) == 2 and all(g >= 1 for g in c.grid), f"grid must be [columns, rows], got {c.grid}")
     need(c.wheel_delta >= 1, "wheel_delta must be at least 1")
     need(bool(c.obs), "obs must name at least one observation key")
-    for key in c.obs:
-        need(key in OBSERVATION_KEYS, f"unknown observation key {key!r}; known: {', '.join(OBSERVATION_KEYS)}")
-        channel = OBSERVATION_KEYS[key]
-        need(channel is None or channel in c.observations, f"observation {key!r} needs the {channel} channel granted")

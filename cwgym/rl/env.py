@@ -20,8 +20,9 @@ import gymnasium as gym
 import numpy as np
 
 from cwgym.render import Renderer
+from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import TaskConfig, task_config
-from cwgym.rl.core import Blueprint, Episode, instance_seed
+from cwgym.rl.episode import Episode, instance_seed
 from cwgym.rl.render import ansi_screen, rgb_frame
 
 __all__ = ["ComputerEnv"]
@@ -70,7 +71,7 @@ class ComputerEnv(gym.Env[dict, Any]):
         if self.render_mode is None:
             gym.logger.warn("render() needs a render_mode: make the env with render_mode='rgb_array' or 'ansi'")
             return None
-        if self._episode.env is None:
+        if self._episode.actor is None:
             raise gym.error.ResetNeeded("reset the env before rendering it")
         if self.render_mode == "ansi":
             return ansi_screen(self._episode)
@@ -82,6 +83,13 @@ class ComputerEnv(gym.Env[dict, Any]):
         self._renderer = None
 
     # -- what the env exposes besides the API -----------------------------------------------
+    @property
+    def episode(self) -> Episode:
+        """The owner-side :class:`~cwgym.rl.episode.Episode` this env steps: its world,
+        procedure instance, element table, verification and blueprint (read-only; for the
+        expert, evaluators and tests, never for an agent, which gets observations)."""
+        return self._episode
+
     @property
     def instruction(self) -> str:
         """The current instance's instruction (after a reset)."""

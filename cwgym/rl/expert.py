@@ -35,12 +35,13 @@ from cwgym.rl.actions import (
     PointerGridCodec,
     TypeTokenCodec,
 )
+from cwgym.rl.env import ComputerEnv
 
 if TYPE_CHECKING:
     import gymnasium as gym
 
     from cwgym.procedures import Demonstration, Step
-    from cwgym.rl.core import Episode
+    from cwgym.rl.episode import Episode
 
 __all__ = ["Transition", "expert_demonstration", "expert_rollout", "translate"]
 
@@ -60,10 +61,9 @@ class Transition(NamedTuple):
 
 def _episode(env: gym.Env) -> Episode:
     base = env.unwrapped
-    episode = getattr(base, "_episode", None)
-    if episode is None:
+    if not isinstance(base, ComputerEnv):
         raise TypeError(f"expert_rollout needs a cwgym ComputerEnv, got {type(base).__name__}")
-    return episode
+    return base.episode
 
 
 def expert_demonstration(env: gym.Env, seed: int, mode: str | None = None) -> Demonstration:
@@ -73,13 +73,13 @@ def expert_demonstration(env: gym.Env, seed: int, mode: str | None = None) -> De
     terminal and filesystem actions, else ``gui`` (at the env's viewport).
     """
     episode = _episode(env)
-    bp = episode.bp
+    blueprint = episode.blueprint
     if mode is None:
-        families = bp.actions.families
+        families = blueprint.actions.families
         mode = "tool" if families and all(f in TOOL_FAMILIES for f in families) else "gui"
-    world = bp.world.fork(bp.template)
-    instance = stage(world, bp.procedure, seed)
-    return project(world, instance, {"mode": mode, "width": bp.config.width, "height": bp.config.height})
+    world = blueprint.world.fork(blueprint.template)
+    instance = stage(world, blueprint.procedure, seed)
+    return project(world, instance, {"mode": mode, "width": blueprint.config.width, "height": blueprint.config.height})
 
 
 def expert_rollout(env: gym.Env, seed: int, *, mode: str | None = None, demonstration: Demonstration | None = None) -> list[Transition]:
@@ -109,7 +109,7 @@ def expert_rollout(env: gym.Env, seed: int, *, mode: str | None = None, demonstr
 
 def translate(episode: Episode, step: Step) -> list[Any]:
     """The actions of the episode's interface that do what ``step`` did (now, on its screen)."""
-    out = _codec(episode.bp.actions, episode, step)
+    out = _codec(episode.blueprint.actions, episode, step)
     if out is None:
         action = step.action
         raise ValueError(

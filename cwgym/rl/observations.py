@@ -1,6 +1,9 @@
 """The observation codec: the agent's view of its session, as a ``Dict`` space.
 
-Keys follow the grant (an observation needs its channel granted):
+The configuration's ``obs`` names the keys; each is an entry of the
+:data:`~cwgym.rl.observation_keys.OBSERVATION_KEYS` registry (one module of
+:mod:`cwgym.rl.observation_keys` each), which says what it needs granted, builds its space
+and fills it:
 
 ======================  ===============================================  ===============
 key                     space                                            needs
@@ -13,107 +16,73 @@ key                     space                                            needs
 ``instruction_tokens``  ``Box(0, 1, (tokens,), float32)``                —
 ======================  ===============================================  ===============
 
-``pixels`` is the frame ``Environment.render`` draws at the viewport; ``elements`` is the
-table of :mod:`cwgym.rl.elements` built from the session's ``semantic.v1`` view; ``terminal``
-is the session's ``terminal.v1`` latch as a terminal shows it (standard output, standard
-error, then ``[exit N]``), keeping the end of a long output; ``instruction`` is the
-procedure instance's instruction. The ``sb3`` preset swaps the text entries for their token
-ids (:func:`cwgym.rl.text.token_ids`) scaled to ``[0, 1]`` as ``id / (token_vocab - 1)``
-(``0`` is padding; ``round(v * (token_vocab - 1))`` gives the id back), so every entry is a
-``Box`` of values in ``[0, 1]``, as the element table's ids are: stable-baselines3's
-default policies feed observations to their networks unscaled, and raw ids in the
-thousands drown the table's features (PPO on ``easy-open-desktop-file`` reached 39% on
-test seeds with raw ids, 100% with them scaled or left out).
+The ``sb3`` preset puts each key's ``sb3`` form in its place (``instruction`` and
+``terminal`` become their token ids scaled to ``[0, 1]`` as ``id / (token_vocab - 1)``), so
+every entry is a ``Box`` of values in ``[0, 1]``, as the element table's ids are:
+stable-baselines3's default policies feed observations to their networks unscaled, and raw
+ids in the thousands drown the table's features (PPO on ``easy-open-desktop-file`` reached
+39% on test seeds with raw ids, 100% with them scaled or left out).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from cwgym.render import frame_array
-from cwgym.rl.elements import FEATURES
-from cwgym.rl.text import CHARSET, fit, token_ids
+from cwgym.rl.config import TaskConfig
+from cwgym.rl.observation_keys import OBSERVATION_KEYS, EpisodeView, ObservationKey
 
-if TYPE_CHECKING:
-    from cwgym.rl.config import TaskConfig
-    from cwgym.rl.core import Episode
-
-__all__ = ["ObservationCodec", "terminal_text"]
-
-TEXT_KEYS = ("terminal", "instruction")
+__all__ = ["ObservationCodec", "observation_names"]
 
 
-def terminal_text(result: dict | None) -> str:
-    """A ``terminal.v1`` result as a terminal shows it; ``""`` before any command."""
-    if not result:
-        return ""
-    out = (result.get("stdout") or "") + (result.get("stderr") or "")
-    if out and not out.endswith("\n"):
-        out += "\n"
-    return f"{out}[exit {result.get('exit_code')}]"
+def observation_names(config: TaskConfig) -> list[str]:
+    """The observation keys of ``config``, after its preset, checked against the registry
+    and the grant.
+
+    Raises:
+        ValueError: an unknown key (named, with the registered ones), or a key whose
+            channel the configuration does not grant.
+    """
+    names: list[str] = []
+    for name in config.obs:
+        key = _known(name)
+        if key.channel is not None and key.channel not in config.observations:
+            raise ValueError(f"observation {name!r} needs the {key.channel} channel granted")
+        if config.preset == "sb3" and key.sb3 is not None:
+            name = key.sb3
+            _known(name)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _known(name: str) -> type[ObservationKey]:
+    key = OBSERVATION_KEYS.get(name)
+    if key is None:
+        raise ValueError(f"unknown observation key {name!r}; registered: {', '.join(OBSERVATION_KEYS.names())}")
+    return key
 
 
 class ObservationCodec:
-    """Builds the ``Dict`` space of a configuration and fills observations of an episode."""
+    """Builds the ``Dict`` space of a configuration and fills observations of an episode.
+
+    Raises:
+        ValueError: as :func:`observation_names`.
+    """
 
     def __init__(self, config: TaskConfig) -> None:
         self.config = config
-        self.keys = config.obs_keys()
-        self.text_length = config.text_length
-        entries: dict[str, spaces.Space] = {}
-        for key in self.keys:
-            entries[key] = self._space(key)
-        self.space = spaces.Dict(entries)
-        self.box_keys = [k for k in self.keys if isinstance(entries[k], spaces.Box)]
-        self.wants_table = "elements" in self.keys
+        self.keys = observation_names(config)
+        self.entries: list[tuple[str, ObservationKey]] = [(name, OBSERVATION_KEYS[name](config)) for name in self.keys]
+        self.space = spaces.Dict({name: entry.space for name, entry in self.entries})
+        self.box_keys = [name for name, entry in self.entries if isinstance(entry.space, spaces.Box)]
+        self.wants_table = any(entry.uses_table for _, entry in self.entries)
 
-    def _space(self, key: str) -> spaces.Space:
-        c = self.config
-        if key == "pixels":
-            return spaces.Box(0, 255, (c.height, c.width, 3), dtype=np.uint8)
-        if key == "elements":
-            return spaces.Box(0.0, 1.0, (c.elements, len(FEATURES)), dtype=np.float32)
-        if key in TEXT_KEYS:
-            return spaces.Text(max_length=c.text_length, min_length=0, charset=CHARSET)
-        return spaces.Box(0.0, 1.0, (c.tokens,), dtype=np.float32)
-
-    def encode(self, episode: Episode, out: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    def encode(self, episode: EpisodeView, out: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
         """The observation of ``episode`` now. ``Box`` entries are written into ``out``'s
         arrays when given (a vector env's rows), else into fresh arrays."""
-        c = self.config
-        obs: dict[str, Any] = {}
-        for key in self.keys:
-            target = out.get(key) if out is not None else None
-            if key == "pixels":
-                frame = episode.env.render(c.width, c.height)
-                view = frame_array(frame["rgba"], c.width, c.height, 3)
-                if target is None:
-                    target = np.empty((c.height, c.width, 3), dtype=np.uint8)
-                np.copyto(target, view)
-                obs[key] = target
-            elif key == "elements":
-                table = episode.table
-                if target is None:
-                    obs[key] = table.array.copy()
-                else:
-                    np.copyto(target, table.array)
-                    obs[key] = target
-            elif key == "instruction":
-                obs[key] = fit(episode.instance.instruction, self.text_length)
-            elif key == "terminal":
-                obs[key] = fit(terminal_text(episode.terminal()), self.text_length, keep="tail")
-            else:
-                if key == "instruction_tokens":
-                    ids = token_ids(episode.instance.instruction, c.tokens, c.token_vocab)
-                else:
-                    ids = token_ids(terminal_text(episode.terminal()), c.tokens, c.token_vocab, keep="tail")
-                ids = ids.astype(np.float32) / (c.token_vocab - 1)
-                if target is None:
-                    obs[key] = ids
-                else:
-                    np.copyto(target, ids)
-                    obs[key] = target
-        return obs
+        if out is None:
+            return {name: entry.encode(episode, None) for name, entry in self.entries}
+        return {name: entry.encode(episode, out.get(name)) for name, entry in self.entries}

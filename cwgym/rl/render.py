@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cwgym.render import Renderer, frame_array
-from cwgym.rl.observations import terminal_text
+from cwgym.rl.text import terminal_text
 
 if TYPE_CHECKING:
-    from cwgym.rl.core import Episode
+    from cwgym.rl.episode import Episode
 
 __all__ = ["ansi_screen", "rgb_frame"]
 
@@ -29,7 +29,7 @@ SHOWN_LINES = 20
 def rgb_frame(episode: Episode, renderer: Renderer) -> np.ndarray:
     """The session's screen at the env's viewport as an ``(H, W, 3)`` ``uint8`` array."""
     c = episode.config
-    scene = episode.world.scene(episode.env.id, c.width, c.height)
+    scene = episode.world.scene(episode.actor.id, c.width, c.height)
     rgba = renderer.render(scene)
     return frame_array(rgba, c.width, c.height, 3).copy()
 
@@ -37,7 +37,7 @@ def rgb_frame(episode: Episode, renderer: Renderer) -> np.ndarray:
 def ansi_screen(episode: Episode) -> str:
     """The session's screen as text (see the module docstring)."""
     c = episode.config
-    scene = episode.world.scene(episode.env.id, c.width, c.height)
+    scene = episode.world.scene(episode.actor.id, c.width, c.height)
     lines = [f"cwgym {c.procedure}  seed {episode.seed}  step {episode.steps}"]
     windows = sorted(scene.windows, key=lambda w: -w.z)
     if windows:

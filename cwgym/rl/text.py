@@ -7,7 +7,9 @@ ids come from :func:`cwgym.kernel.digest.u64`, never from ``hash()``.
   character with ``?`` and cuts the text to its space's length.
 * :func:`tokens` splits text into lower-case words and single punctuation marks;
   :func:`token_ids` turns them into a fixed-length array of ids in ``1..vocab-1`` with
-  ``0`` as padding (the SB3 preset's ``instruction_tokens`` and ``terminal_tokens``).
+  ``0`` as padding; :func:`scaled_token_ids` divides them by ``vocab - 1`` into ``[0, 1]``
+  (the SB3 preset's ``instruction_tokens`` and ``terminal_tokens``).
+* :func:`terminal_text` is a ``terminal.v1`` result as a terminal shows it.
 * :func:`vocabulary` is what the ``type-token`` action types: a space, then the distinct
   words of the instruction in the order they first appear.
 """
@@ -21,7 +23,7 @@ import numpy as np
 
 from cwgym.kernel.digest import u64
 
-__all__ = ["CHARSET", "fit", "token_id", "token_ids", "tokens", "vocabulary"]
+__all__ = ["CHARSET", "fit", "scaled_token_ids", "terminal_text", "token_id", "token_ids", "tokens", "vocabulary"]
 
 
 def _ranges(*spans: tuple[int, int]) -> str:
@@ -79,6 +81,26 @@ def token_ids(text: str, length: int, vocab: int, *, keep: str = "head") -> np.n
     for index, token in enumerate(kept):
         out[index] = token_id(token, vocab)
     return out
+
+
+def scaled_token_ids(text: str, length: int, vocab: int, *, keep: str = "head") -> np.ndarray:
+    """:func:`token_ids` as ``float32`` in ``[0, 1]``: ``id / (vocab - 1)``.
+
+    ``round(v * (vocab - 1))`` gives the id back. Networks that take observations unscaled
+    (stable-baselines3's default policies) see values of the element table's range.
+    """
+    return token_ids(text, length, vocab, keep=keep).astype(np.float32) / (vocab - 1)
+
+
+def terminal_text(result: dict | None) -> str:
+    """A ``terminal.v1`` result as a terminal shows it: standard output, standard error,
+    then ``[exit N]``; ``""`` before any command."""
+    if not result:
+        return ""
+    out = (result.get("stdout") or "") + (result.get("stderr") or "")
+    if out and not out.endswith("\n"):
+        out += "\n"
+    return f"{out}[exit {result.get('exit_code')}]"
 
 
 def vocabulary(instruction: str, size: int) -> list[str]:

@@ -58,7 +58,7 @@ def observation_digest(observation: Any) -> str:
 
 
 def _world_of(env: gym.Env) -> World:
-    return env.unwrapped._episode.world
+    return env.unwrapped.episode.world
 
 
 def expert_episode(env_id: str) -> dict[str, Any]:

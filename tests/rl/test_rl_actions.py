@@ -118,9 +118,9 @@ def test_a_control_under_another_window_is_listed_but_refused_when_unreachable()
     env = _easy(interface="click-element+keys", keys=["Meta+Up"], elements=96)
     env.reset(seed=0)
     episode = env._episode
-    episode.env.step([{"family": "application.v1", "op": "launch", "machine": "workstation", "payload": {"kind": "files"}}])
-    episode.env.step([{"family": "keyboard.v1", "op": "key", "machine": "workstation", "payload": {"key": "Meta+Up"}}])
-    episode.channels = episode.env.observe()["channels"]
+    episode.actor.step([{"family": "application.v1", "op": "launch", "machine": "workstation", "payload": {"kind": "files"}}])
+    episode.actor.step([{"family": "keyboard.v1", "op": "key", "machine": "workstation", "payload": {"key": "Meta+Up"}}])
+    episode.channels = episode.actor.observe()["channels"]
     episode._look()
     rows = episode.table.rows
     hidden = next((i for i, e in enumerate(rows) if e["id"] == "shell:icon:home"), None)

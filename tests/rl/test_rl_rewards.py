@@ -8,7 +8,7 @@ import pickle
 import gymnasium as gym
 import pytest
 
-import cwgym.rl.core as core
+import cwgym.rl.episode as episode_module
 from cwgym.rl.expert import expert_rollout
 from cwgym.rl.verifier import check
 
@@ -110,7 +110,7 @@ def test_file_checks_are_rerun_only_when_files_change(monkeypatch):
     """easy-rename-file checks only files: a step that changes the screen but not the
     filesystem keeps the verdicts, and they always equal a fresh verification."""
     calls = []
-    monkeypatch.setattr(core, "check", lambda world, instance: calls.append(1) or check(world, instance))
+    monkeypatch.setattr(episode_module, "check", lambda world, instance: calls.append(1) or check(world, instance))
     env = gym.make("cwgym/easy-rename-file-v0")
     episode = env.unwrapped._episode
     env.reset(seed=3)

@@ -1,13 +1,13 @@
-"""The engine under every env: a blueprint shared by a configuration, an episode per world.
+"""``Episode``: one world's episodes, the engine under every env.
 
-A :class:`Blueprint` loads the procedure and the world definition, builds the world once
-and takes the template snapshot every reset restores. An :class:`Episode` drives one
-world: ``reset(seed)`` restores the template, stages the procedure instance the seed draws
-(its setup applied to the restored template), grants the agent's session and verifies the
-fresh instance; ``step(action)`` decodes the action into envelopes sent through the
-agent's actor :class:`~cwgym.environment.Environment`, verifies the world on the owner
-side when the step changed it, and computes the reward. ``ComputerEnv`` wraps one episode;
-the vector envs run many, each in a fork of the same template (copy-on-write).
+An :class:`Episode` drives one world of a :class:`~cwgym.rl.blueprint.Blueprint`:
+``reset(seed)`` restores the template, stages the procedure instance the seed draws (its
+setup applied to the restored template), grants the agent's session (``Episode.actor``,
+an actor :class:`~cwgym.environment.Environment`) and verifies the fresh instance;
+``step(action)`` decodes the action into envelopes sent through that session, verifies
+the world on the owner side when the step changed it, and computes the reward.
+``ComputerEnv`` wraps one episode; the vector envs run many, each in a fork of the same
+template (copy-on-write).
 """
 
 from __future__ import annotations
@@ -17,19 +17,17 @@ from typing import Any
 import numpy as np
 
 from cwgym.environment import Environment, World
-from cwgym.procedures import Verification, load_procedure, stage
+from cwgym.procedures import Verification, stage
 from cwgym.procedures.checks import FILE_CHECKS
-from cwgym.protocol.config import EnvironmentConfig
-from cwgym.resources import load_world
-from cwgym.rl.actions import DecodeContext, build_codec
+from cwgym.rl.actions import DecodeContext
+from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import TaskConfig
 from cwgym.rl.elements import ElementTable, click_point, element_table
-from cwgym.rl.observations import ObservationCodec
 from cwgym.rl.rewards import Reward, reward_model
 from cwgym.rl.text import tokens, vocabulary
 from cwgym.rl.verifier import check
 
-__all__ = ["Blueprint", "Episode", "instance_seed", "verification_info"]
+__all__ = ["Episode", "instance_seed", "verification_info"]
 
 
 def instance_seed(rng: np.random.Generator, config: TaskConfig, seed: int | None, options: dict[str, Any]) -> int:
@@ -48,54 +46,24 @@ def instance_seed(rng: np.random.Generator, config: TaskConfig, seed: int | None
     return int(rng.integers(lo, hi, dtype=np.uint64))
 
 
-class Blueprint:
-    """What every env of one configuration shares: procedure, template world, codecs.
+class Episode:
+    """One world's episodes: reset, step, observe, verify, reward.
 
-    Raises:
-        KeyError: no such procedure in the library.
-        ValueError: the procedure runs in another world, or the configuration does not fit
-            the grant.
+    Attributes:
+        blueprint: what the configuration's envs share (procedure, template, codecs).
+        world: the owner-side world this episode runs in.
+        actor: the agent's session in it (``None`` before the first reset): everything the
+            agent does goes through this handle.
+        instance, seed, steps: the staged procedure instance, its seed, steps taken.
+        table: the element table of the current screen, when the env uses one.
+        verification: the verifier's verdict on the world now.
     """
 
-    def __init__(self, config: TaskConfig) -> None:
-        self.config = config
-        self.procedure = load_procedure(config.procedure)
-        world_name = config.world or self.procedure.world
-        if world_name != self.procedure.world:
-            raise ValueError(f"procedure {config.procedure!r} runs in world {self.procedure.world!r}, not {world_name!r}")
-        self.world_name = world_name
-        self.world = World(load_world(world_name), seed=config.world_seed)
-        self.template = self.world.snapshot()
-        self.machine = config.machine or self.procedure.machine
-        try:
-            user = self.world.machine(self.machine).user
-        except KeyError:
-            raise ValueError(f"world {world_name!r} has no machine {self.machine!r}") from None
-        self.grant = EnvironmentConfig(
-            actor=user, machines=[self.machine], actions=list(config.actions), observations=list(config.observations)
-        )
-        self.world.fork().environment(self.grant)  # an unknown family or channel fails here, at construction
-        self.actions = build_codec(config)
-        self.observations = ObservationCodec(config)
-        self.footprints: dict = {}
-        self._used = False
-
-    def new_world(self) -> World:
-        """A world for one more episode runner: the blueprint's own first, then forks."""
-        if not self._used:
-            self._used = True
-            return self.world
-        return self.world.fork(self.template)
-
-
-class Episode:
-    """One world's episodes: reset, step, observe, verify, reward."""
-
     def __init__(self, blueprint: Blueprint, world: World | None = None) -> None:
-        self.bp = blueprint
+        self.blueprint = blueprint
         self.config = blueprint.config
         self.world = world if world is not None else blueprint.new_world()
-        self.env: Environment | None = None
+        self.actor: Environment | None = None  # the agent's session (its actor handle)
         self.instance: Any = None
         self.seed: int | None = None
         self.steps = 0
@@ -116,18 +84,18 @@ class Episode:
     def reset(self, seed: int) -> dict[str, Any]:
         """Start the episode of ``seed``; returns the reset ``info``."""
         world = self.world
-        world.restore(self.bp.template)
-        self.instance = stage(world, self.bp.procedure, seed)
-        self.env = world.environment(self.bp.grant)
+        world.restore(self.blueprint.template)
+        self.instance = stage(world, self.blueprint.procedure, seed)
+        self.actor = world.environment(self.blueprint.grant)
         self.seed = seed
         self.steps = 0
         self.effect_state = None
-        self.channels = self.env.observe()["channels"]
-        if self.bp.actions.needs_vocabulary:
+        self.channels = self.actor.observe()["channels"]
+        if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
         self.words = frozenset(tokens(self.instance.instruction))
         self.verification = self._verify(fresh=True)
-        self.reward.start(self.verification, world, self.instance, self.bp.machine)
+        self.reward.start(self.verification, world, self.instance, self.blueprint.machine)
         self._look()
         info = self._info({"status": "reset"}, [])
         info["instruction"] = self.instance.instruction
@@ -136,9 +104,9 @@ class Episode:
     # -- step -----------------------------------------------------------------------------
     def step(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
         """One action: ``(reward, terminated, truncated, info)``."""
-        if self.env is None:
+        if self.actor is None:
             raise RuntimeError("reset the env before stepping it")
-        decoded = self.bp.actions.decode(action, self.ctx)
+        decoded = self.blueprint.actions.decode(action, self.ctx)
         self.steps += 1
         outcomes: list[dict] = []
         changed = False
@@ -146,7 +114,7 @@ class Episode:
             summary: dict[str, Any] = {"status": "refused", "reason": decoded.refusal}
         else:
             if decoded.envelopes:
-                result = self.env.step(decoded.envelopes)
+                result = self.actor.step(decoded.envelopes)
                 outcomes = result["outcomes"]
                 self.channels = result["observation"]["channels"]
                 for outcome in outcomes:
@@ -186,7 +154,7 @@ class Episode:
     # -- observing --------------------------------------------------------------------------
     def _look(self) -> None:
         if self.needs_table:
-            view = self.channels.get("semantic.v1", {}).get(self.bp.machine)
+            view = self.channels.get("semantic.v1", {}).get(self.blueprint.machine)
             if self.table is not None and view is self._seen[0] and self.words is self._seen[1]:
                 return  # a refused action sent nothing: the same view, the same table
             self._seen = (view, self.words)
@@ -194,15 +162,15 @@ class Episode:
             self.ctx.table = self.table
 
     def _locate(self, interaction: str) -> tuple[int, int] | None:
-        return click_point(self.world.scene(self.env.id, self.config.width, self.config.height), interaction)
+        return click_point(self.world.scene(self.actor.id, self.config.width, self.config.height), interaction)
 
     def observe(self, out: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
-        return self.bp.observations.encode(self, out)
+        return self.blueprint.observations.encode(self, out)
 
     def terminal(self) -> dict | None:
         """The session's ``terminal.v1`` latch on its machine (``None`` before any command)."""
         latch = self.channels.get("terminal.v1")
-        return latch.get(self.bp.machine) if isinstance(latch, dict) else None
+        return latch.get(self.blueprint.machine) if isinstance(latch, dict) else None
 
     def _info(self, summary: dict[str, Any], outcomes: list[dict]) -> dict[str, Any]:
         info: dict[str, Any] = {
@@ -213,23 +181,23 @@ class Episode:
             "step": self.steps,
         }
         info.update(self.reward.info())
-        if self.table is not None and self.bp.observations.wants_table:
+        if self.table is not None and self.blueprint.observations.wants_table:
             info["elements"] = self.table.rows
-        if self.bp.actions.needs_vocabulary:
+        if self.blueprint.actions.needs_vocabulary:
             info["vocabulary"] = list(self.ctx.vocabulary)
         return info
 
     # -- pickling -------------------------------------------------------------------------
     def state(self) -> dict[str, Any] | None:
         """What continues this episode in another process (``None`` before the first reset)."""
-        if self.env is None:
+        if self.actor is None:
             return None
         reward = dict(self.reward.__dict__)
         reward.pop("cache", None)
         return {
             "seed": self.seed,
             "steps": self.steps,
-            "session": self.env.id,
+            "session": self.actor.id,
             "snapshot": self.world.export_snapshot(),
             "channels": self.channels,
             "effect_state": self.effect_state,
@@ -238,16 +206,16 @@ class Episode:
 
     def resume(self, state: dict[str, Any]) -> None:
         """Continue an episode :meth:`state` described, in this episode's world."""
-        self.world.restore(self.bp.template)
-        self.instance = stage(self.world, self.bp.procedure, state["seed"])
+        self.world.restore(self.blueprint.template)
+        self.instance = stage(self.world, self.blueprint.procedure, state["seed"])
         self.world.import_snapshot(state["snapshot"])
-        self.env = self.world.session(state["session"])
+        self.actor = self.world.session(state["session"])
         self.seed = state["seed"]
         self.steps = state["steps"]
         self.channels = state["channels"]
         self.effect_state = state["effect_state"]
         self.reward.__dict__.update(state["reward"])
-        if self.bp.actions.needs_vocabulary:
+        if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
         self.words = frozenset(tokens(self.instance.instruction))
         self.verification = self._verify(fresh=True)

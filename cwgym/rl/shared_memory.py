@@ -1,7 +1,7 @@
 """The multi-process vector env: worker processes writing observations into shared memory.
 
 Each of ``workers`` processes builds the configuration's template world once and runs a
-contiguous slice of the envs as a :class:`~cwgym.rl.vector.Batch` (its worlds are forks of
+contiguous slice of the envs as a :class:`~cwgym.rl.batch.Batch` (its worlds are forks of
 that template). The ``Box`` entries of the observations — the pixels above all — are
 written by the workers straight into shared memory the parent reads without copying or
 pickling; rewards, flags, text entries and infos come back through a pipe. Seeds,
@@ -18,9 +18,9 @@ import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector.utils import batch_space, create_empty_array, iterate
 
+from cwgym.rl.batch import METADATA, Batch, BatchedVectorEnv, reset_arguments
+from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import task_config
-from cwgym.rl.core import Blueprint
-from cwgym.rl.vector import METADATA, Batch, BatchedVectorEnv, _reset_args
 
 __all__ = ["SharedMemoryVectorEnv"]
 
@@ -160,7 +160,7 @@ class SharedMemoryVectorEnv(BatchedVectorEnv):
 
     # -- the vector API -------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        seeds, mask, options = _reset_args(self.num_envs, seed, options)
+        seeds, mask, options = reset_arguments(self.num_envs, seed, options)
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         args = [(seeds[a:b], options, mask[a:b] if mask is not None else None) for a, b in self._slices]
