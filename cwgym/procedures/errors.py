@@ -11,7 +11,7 @@ class ProcedureError(ValueError):
     """A problem in a procedure: ``file: $.json.path: problem``.
 
     Attributes:
-        file: the procedure file (``procedures/legal/engagement.json``), or ``<procedure>``
+        file: the procedure file (``procedures/legal/legal-engagement-letter.json``), or ``<procedure>``
             for one given as data.
         path: the JSON path inside it (``$.phases[2].tool[0].op``).
         problem: what is wrong there.
