@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cwgym.procedures import files
+from cwgym.procedures.files import abspath, kind_at, listing, mode_at, read_text
 from cwgym.procedures.instance import Instance, as_instance
 from cwgym.procedures.matching import (
     PointerError,
@@ -99,14 +99,9 @@ def _run(world: World, machine: Machine, index: int, check: Check, captures: dic
 # -- file checks ---------------------------------------------------------------------------
 
 
-def _text(machine: Machine, path: str) -> str | None:
-    data = files.read(machine, path)
-    return None if data is None else data.decode("utf-8", "replace")
-
-
 def _file_equals(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
     expected = spec["content"] if spec.get("content") is not None else "".join(f"{line}\n" for line in spec["lines"])
-    found = _text(machine, spec["path"])
+    found = read_text(machine, spec["path"])
     r.expected, r.found = expected, found
     r.passed = found == expected
     if found is None:
@@ -127,7 +122,7 @@ def _first_difference(expected: str, found: str) -> str:
 
 def _lines_check(want_present: bool):
     def check(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-        found = _text(machine, spec["path"])
+        found = read_text(machine, spec["path"])
         r.expected = spec["line"]
         if found is None:
             r.reason = "no such file"
@@ -143,7 +138,7 @@ def _lines_check(want_present: bool):
 
 
 def _file_contains(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-    found = _text(machine, spec["path"])
+    found = read_text(machine, spec["path"])
     r.expected, r.found = spec["text"], found
     r.passed = found is not None and spec["text"] in found
     if not r.passed:
@@ -151,7 +146,7 @@ def _file_contains(world: World, machine: Machine, spec: dict, r: CheckResult) -
 
 
 def _file_absent(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-    kind = files.kind(machine, spec["path"])
+    kind = kind_at(machine, spec["path"])
     r.expected, r.found = None, kind
     r.passed = kind is None
     if not r.passed:
@@ -160,7 +155,7 @@ def _file_absent(world: World, machine: Machine, spec: dict, r: CheckResult) -> 
 
 def _file_exists(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
     want = "dir" if spec.get("dir") else "file"
-    kind = files.kind(machine, spec["path"])
+    kind = kind_at(machine, spec["path"])
     r.expected, r.found = want, kind
     r.passed = kind == want
     if not r.passed:
@@ -168,7 +163,7 @@ def _file_exists(world: World, machine: Machine, spec: dict, r: CheckResult) -> 
 
 
 def _file_mode(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-    mode = files.mode(machine, spec["path"])
+    mode = mode_at(machine, spec["path"])
     r.expected = spec["mode"]
     r.found = None if mode is None else f"{mode:04o}"
     r.passed = mode is not None and mode == int(spec["mode"], 8)
@@ -177,7 +172,7 @@ def _file_mode(world: World, machine: Machine, spec: dict, r: CheckResult) -> No
 
 
 def _file_sorted(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-    found = _text(machine, spec["path"])
+    found = read_text(machine, spec["path"])
     if found is None:
         r.reason = "no such file"
         return
@@ -191,7 +186,7 @@ def _file_sorted(world: World, machine: Machine, spec: dict, r: CheckResult) -> 
 
 
 def _dir_entries(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
-    found = files.listing(machine, spec["path"])
+    found = listing(machine, spec["path"])
     r.expected, r.found = sorted(spec["entries"]), found
     r.passed = found == sorted(spec["entries"])
     if not r.passed:
@@ -206,7 +201,7 @@ def document(world: World, machine: Machine, file: str | None) -> Any:
     or else its lines. ``LookupError`` when the file is missing or unreadable."""
     if file is None:
         return world.inspect()
-    text = _text(machine, file)
+    text = read_text(machine, file)
     if text is None:
         raise LookupError(f"no file {file}")
     try:
@@ -290,7 +285,7 @@ def _window(world: World, machine: Machine, spec: dict, r: CheckResult) -> None:
     if within is not None and len(within) != 4:
         r.reason = "within must be [x0, y0, x1, y1]"
         return
-    document = files.abspath(machine, spec["document"]) if spec.get("document") is not None else None
+    document = abspath(machine, spec["document"]) if spec.get("document") is not None else None
     if document is not None:
         wanted["document"] = document
     r.subject = f"window {spec['app']}" if spec.get("app") else "window"

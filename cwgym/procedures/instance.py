@@ -31,6 +31,11 @@ class Instance(msgspec.Struct, kw_only=True):
     procedure: Procedure
     corruption: dict[str, Any] | None = None
 
+    def machine_of(self, part: Phase | SetupEntry) -> str:
+        """The machine a phase acts on (and its captures read) or a setup entry is laid
+        on: the part's own ``machine``, else the procedure's."""
+        return part.machine or self.machine
+
     def to_plain(self) -> dict:
         return msgspec.to_builtins(self)
 

@@ -90,7 +90,7 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
 
 def apply_setup(world: World, instance: Instance) -> None:
     for entry in instance.setup:
-        machine = world.machine(entry.machine or instance.machine)
+        machine = world.machine(instance.machine_of(entry))
         _apply(machine, entry)
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import msgspec
 
-from cwgym.procedures import dates, expr, names
+from cwgym.procedures.dates import add_days, days_between, is_weekday, parse_iso
 from cwgym.procedures.errors import ProcedureError, from_msgspec
+from cwgym.procedures.expr import ExprError, names_in
 from cwgym.procedures.model import (
     ChoiceParam,
     Click,
@@ -35,6 +36,7 @@ from cwgym.procedures.model import (
     ToolCall,
     Type,
 )
+from cwgym.procedures.names import LISTS, NAME_KINDS
 from cwgym.procedures.template import TemplateError, refs, walk_strings
 
 #: Names every template can read besides the parameters: the machine's home, user and id.
@@ -168,22 +170,22 @@ class _Validator:
         elif isinstance(param, DateParam):
             self.date(param, path)
         elif isinstance(param, NameParam):
-            if param.of not in names.NAME_KINDS:
-                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(names.NAME_KINDS)})")
+            if param.of not in NAME_KINDS:
+                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(NAME_KINDS)})")
         elif isinstance(param, SampleParam):
             if (param.choices is None) == (param.of is None):
                 raise self.fail(path, "a sample draws from exactly one of choices or of")
-            if param.of is not None and param.of not in names.LISTS:
-                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(names.LISTS)})")
-            pool = param.choices if param.choices is not None else names.LISTS[param.of or ""]
+            if param.of is not None and param.of not in LISTS:
+                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(LISTS)})")
+            pool = param.choices if param.choices is not None else LISTS[param.of or ""]
             if not 1 <= param.k <= len(pool):
                 raise self.fail(f"{path}.k", f"k must be 1..{len(pool)}")
             for i, choice in enumerate(param.choices or []):
                 self.choice_value(choice, f"{path}.choices[{i}]")
         elif isinstance(param, ExprParam):
             try:
-                used = expr.names_in(param.expr)
-            except expr.ExprError as exc:
+                used = names_in(param.expr)
+            except ExprError as exc:
                 raise self.fail(f"{path}.expr", str(exc)) from None
             for other in used:
                 if other not in self.params:
@@ -212,13 +214,13 @@ class _Validator:
                 raise self.fail(path, "a date range needs both start and end")
             for field in ("start", "end"):
                 try:
-                    dates.parse_iso(getattr(param, field))
+                    parse_iso(getattr(param, field))
                 except ValueError as exc:
                     raise self.fail(f"{path}.{field}", str(exc)) from None
-            if dates.days_between(param.start, param.end) < 0:
+            if days_between(param.start, param.end) < 0:
                 raise self.fail(f"{path}.end", "end is before start")
-            span = dates.days_between(param.start, param.end) + 1
-            if param.weekdays and not any(dates.is_weekday(dates.add_days(param.start, i)) for i in range(min(span, 7))):
+            span = days_between(param.start, param.end) + 1
+            if param.weekdays and not any(is_weekday(add_days(param.start, i)) for i in range(min(span, 7))):
                 raise self.fail(path, "no weekday between start and end")
         else:
             source = self.params.get(param.from_ or "")
