@@ -4,6 +4,7 @@ never change state, and a digest of what the files hold (not when they were touc
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import TYPE_CHECKING
 
 from cwgym.machine.filesystem import DIR, FILE, FsError
@@ -11,6 +12,14 @@ from cwgym.machine.filesystem import DIR, FILE, FsError
 if TYPE_CHECKING:
     from cwgym.environment.world import World
     from cwgym.machine.machine import Machine
+
+
+_OCTAL_MODE = re.compile(r"^0?[0-7]{3,4}$")
+
+
+def is_octal_mode(text: str) -> bool:
+    """Whether ``text`` is a permission mode as procedures write it: octal, ``"0755"`` or ``"755"``."""
+    return bool(_OCTAL_MODE.match(text))
 
 
 def abspath(machine: Machine, path: str) -> str:

@@ -6,7 +6,8 @@ from typing import Any
 
 import msgspec
 
-from cwgym.procedures.model import Check, Phase, Procedure, SetupEntry
+from cwgym.procedures.checks import Check, decode_hook
+from cwgym.procedures.model import Phase, Procedure, SetupEntry
 
 
 class Instance(msgspec.Struct, kw_only=True):
@@ -41,7 +42,7 @@ class Instance(msgspec.Struct, kw_only=True):
 
     @classmethod
     def from_plain(cls, data: dict) -> Instance:
-        return msgspec.convert(data, cls)
+        return msgspec.convert(data, cls, dec_hook=decode_hook)
 
 
 def as_instance(value: Instance | dict) -> Instance:

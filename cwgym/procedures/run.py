@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cwgym.procedures.captures import CaptureMissed, bind_phase
-from cwgym.procedures.checks import verify_with
 from cwgym.procedures.demonstration import (
     Demonstration,
     Failure,
@@ -22,6 +21,7 @@ from cwgym.procedures.demonstration import (
 )
 from cwgym.procedures.instance import Instance
 from cwgym.procedures.model import Phase
+from cwgym.procedures.verification import verify_with
 
 if TYPE_CHECKING:
     from cwgym.environment.world import World
