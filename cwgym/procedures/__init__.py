@@ -2,8 +2,12 @@
 
 A procedure (JSON under ``procedures/``) names its world and machine, draws parameters
 from a seed, lays a setup into the world, performs phases (GUI gestures and their tool
-equivalents), captures values the world assigns, and verifies the outcome with checks.
+equivalents), captures values the world assigns, and verifies the outcome with checks,
+each of a kind registered in :mod:`~cwgym.procedures.checks` (one module per kind).
 The owner calls take the world first: ``stage``, ``project``, ``verify``, ``verify_with``.
+
+The modules of this package import each other by the module that defines a name, never
+through this ``__init__``, which only gathers the public names.
 
 ``project`` performs the phases on screen (:mod:`~cwgym.procedures.gui`, gestures whose
 targets :mod:`~cwgym.procedures.targets` resolves on the typed scene) or through tools.
@@ -12,7 +16,7 @@ targets :mod:`~cwgym.procedures.targets` resolves on the typed scene) or through
 ``cwgym procedure debug``).
 """
 
-from cwgym.procedures.checks import CheckResult, Verification, verify, verify_with
+from cwgym.procedures.checks import CheckResult
 from cwgym.procedures.demonstration import (
     Demonstration,
     Failure,
@@ -30,6 +34,7 @@ from cwgym.procedures.project import project
 from cwgym.procedures.replay import replay
 from cwgym.procedures.stage import stage
 from cwgym.procedures.validate import parse_procedure
+from cwgym.procedures.verification import Verification, verify, verify_with
 
 __all__ = [
     "CORRUPTIONS",

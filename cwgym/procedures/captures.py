@@ -11,13 +11,23 @@ last) that yields a value:
   world, so capturing never changes the world the demonstration acts in.
 
 With a ``pattern``, a candidate yields the ``{{?}}`` part of the first match in its text.
+
+:func:`bind_phase` is the one capture binder: ``project`` calls it after each phase (a
+capture that finds nothing stops the demonstration) and :func:`read_captures` calls it
+over every phase to check an agent's world (a capture that finds nothing stays unbound).
+A phase's captures read the machine the phase acts on, :meth:`Instance.machine_of
+<cwgym.procedures.instance.Instance.machine_of>`: its own ``machine``, else the
+procedure's.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.procedures import files
+import msgspec
+
+from cwgym.procedures.files import read_file
+from cwgym.procedures.instance import Instance
 from cwgym.procedures.matching import (
     PointerError,
     elements,
@@ -27,7 +37,8 @@ from cwgym.procedures.matching import (
     text_lines,
     where_matches,
 )
-from cwgym.procedures.model import Capture
+from cwgym.procedures.model import Capture, Phase
+from cwgym.procedures.template import TemplateError, render_value
 
 if TYPE_CHECKING:
     from cwgym.environment.world import World
@@ -67,7 +78,7 @@ def candidates(world: World, machine_id: str, capture: Capture) -> list[str]:
         return out
     machine = world.machine(machine_id)
     if source.file is not None:
-        data = files.read(machine, source.file)
+        data = read_file(machine, source.file)
         if data is None:
             raise CaptureMissed(f"capture {capture.name!r}: no file {source.file}")
         return text_lines(data)
@@ -87,3 +98,33 @@ def run_capture(world: World, machine_id: str, capture: Capture) -> str:
         where = f" matching {capture.pattern!r}" if capture.pattern else ""
         raise CaptureMissed(f"capture {capture.name!r}: nothing{where} in its source")
     return values[-1] if capture.last else values[0]
+
+
+def bind_phase(world: World, instance: Instance, phase: Phase, bound: dict[str, Any], *, strict: bool = True) -> None:
+    """Bind each capture of ``phase`` into ``bound``, in order, reading ``world`` as it is now.
+
+    A capture's own placeholders (``{{@name}}`` of an earlier capture) are filled from
+    ``bound`` first. With ``strict``, a capture that finds nothing (or names a value not
+    bound) raises :class:`CaptureMissed`; otherwise its name stays unbound and the next
+    capture is read.
+    """
+    machine = instance.machine_of(phase)
+    for capture in phase.capture:
+        try:
+            rendered = msgspec.convert(render_value(msgspec.to_builtins(capture), {}, bound), Capture)
+            bound[capture.name] = run_capture(world, machine, rendered)
+        except TemplateError as exc:
+            if strict:
+                raise CaptureMissed(str(exc)) from None
+        except CaptureMissed:
+            if strict:
+                raise
+
+
+def read_captures(world: World, instance: Instance) -> dict[str, Any]:
+    """Every capture of the instance read from ``world`` now, in phase order; a capture
+    that finds nothing is left out (so the checks that need it fail)."""
+    bound: dict[str, Any] = {}
+    for phase in instance.phases:
+        bind_phase(world, instance, phase, bound, strict=False)
+    return bound

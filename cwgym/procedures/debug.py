@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 
+from cwgym.procedures.checks import CHECK_KINDS
 from cwgym.procedures.demonstration import Demonstration, Step
 from cwgym.procedures.targets import screen_dump
 
@@ -26,6 +27,11 @@ SHOWN = 72
 def _clip(text: str, width: int = SHOWN) -> str:
     shown = text if len(text) <= width else text[: width - 1] + "…"
     return repr(shown)
+
+
+def _shows_values(kind: str) -> bool:
+    entry = CHECK_KINDS.get(kind)
+    return entry is not None and entry.shows_values
 
 
 def describe_action(action: dict[str, Any]) -> str:
@@ -121,7 +127,7 @@ def report(demo: Demonstration, *, text: bool = False, world: World | None = Non
     out.append(f"verification: {'passed' if v.passed else 'FAILED'} ({passed}/{len(v.checks)} checks)")
     for c in v.failures():
         out.append(f"  x {c.kind} {c.subject}: {c.reason}")
-        if c.expected is not None and c.kind in ("file_equals", "file_has_line", "file_contains", "state"):
+        if c.expected is not None and _shows_values(c.kind):
             out.append(f"      expected {_clip(str(c.expected), 200)}")
             out.append(f"      found    {_clip(str(c.found), 200)}")
     if not v.passed and demo.failure is None and world is not None:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from cwgym.procedures.checks import Verification
+from cwgym.procedures.verification import Verification
 
 
 class ProjectOptions(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

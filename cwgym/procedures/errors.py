@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-_MSGSPEC_AT = re.compile(r"^(?P<problem>.*) - at `(?P<path>\$[^`]*)`$", re.S)
+_MSGSPEC_AT = re.compile(r" - at `(?P<path>\$[^`]*)`$")
 
 
 class ProcedureError(ValueError):
     """A problem in a procedure: ``file: $.json.path: problem``.
 
     Attributes:
-        file: the procedure file (``procedures/legal/engagement.json``), or ``<procedure>``
+        file: the procedure file (``procedures/legal/legal-engagement-letter.json``), or ``<procedure>``
             for one given as data.
         path: the JSON path inside it (``$.phases[2].tool[0].op``).
         problem: what is wrong there.
@@ -25,10 +25,18 @@ class ProcedureError(ValueError):
 
 
 def from_msgspec(file: str, message: str) -> ProcedureError:
-    """Turn a msgspec ``ValidationError`` message into a :class:`ProcedureError`."""
-    match = _MSGSPEC_AT.match(message)
-    if match is None:
+    """Turn a msgspec ``ValidationError`` message into a :class:`ProcedureError`.
+
+    A message that says where twice (a value read by a ``dec_hook``, which names its place
+    inside the value: ``problem - at `$.kind.field` - at `$.verify[3]```) gets the joined
+    path, ``$.verify[3].kind.field``.
+    """
+    paths: list[str] = []
+    while (match := _MSGSPEC_AT.search(message)) is not None:
+        paths.append(match["path"])
+        message = message[: match.start()]
+    if not paths:
         return ProcedureError(file, "$", message)
-    problem = match["problem"]
-    problem = problem[0].lower() + problem[1:] if problem else problem
-    return ProcedureError(file, match["path"], problem)
+    path = paths[0] + "".join(inner[1:] for inner in paths[1:])
+    problem = message[0].lower() + message[1:] if message else message
+    return ProcedureError(file, path, problem)

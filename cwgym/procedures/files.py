@@ -4,6 +4,7 @@ never change state, and a digest of what the files hold (not when they were touc
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import TYPE_CHECKING
 
 from cwgym.machine.filesystem import DIR, FILE, FsError
@@ -11,6 +12,14 @@ from cwgym.machine.filesystem import DIR, FILE, FsError
 if TYPE_CHECKING:
     from cwgym.environment.world import World
     from cwgym.machine.machine import Machine
+
+
+_OCTAL_MODE = re.compile(r"^0?[0-7]{3,4}$")
+
+
+def is_octal_mode(text: str) -> bool:
+    """Whether ``text`` is a permission mode as procedures write it: octal, ``"0755"`` or ``"755"``."""
+    return bool(_OCTAL_MODE.match(text))
 
 
 def abspath(machine: Machine, path: str) -> str:
@@ -24,7 +33,7 @@ def abspath(machine: Machine, path: str) -> str:
     return f"{machine.home.rstrip('/')}/{path}"
 
 
-def read(machine: Machine, path: str) -> bytes | None:
+def read_file(machine: Machine, path: str) -> bytes | None:
     """A regular file's bytes, or ``None`` when there is no such file."""
     try:
         inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
@@ -33,7 +42,7 @@ def read(machine: Machine, path: str) -> bytes | None:
     return inode.data if inode.kind == FILE else None
 
 
-def kind(machine: Machine, path: str) -> str | None:
+def kind_at(machine: Machine, path: str) -> str | None:
     """``"file"``, ``"dir"``, another inode kind, or ``None`` when nothing is there."""
     try:
         inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
@@ -42,7 +51,8 @@ def kind(machine: Machine, path: str) -> str | None:
     return inode.kind
 
 
-def mode(machine: Machine, path: str) -> int | None:
+def mode_at(machine: Machine, path: str) -> int | None:
+    """The permission bits of what is at ``path``, or ``None`` when nothing is there."""
     try:
         inode = machine.fs.inodes[machine.fs.resolve(abspath(machine, path))]
     except (FsError, KeyError):
@@ -51,9 +61,16 @@ def mode(machine: Machine, path: str) -> int | None:
 
 
 def listing(machine: Machine, path: str) -> list[str] | None:
-    if kind(machine, path) != DIR:
+    """The names in the folder at ``path``, sorted, or ``None`` when it is not a folder."""
+    if kind_at(machine, path) != DIR:
         return None
     return machine.fs.list_path(abspath(machine, path))
+
+
+def read_text(machine: Machine, path: str) -> str | None:
+    """A regular file's text (undecodable bytes replaced), or ``None`` when there is no such file."""
+    data = read_file(machine, path)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def content_digest(world: World) -> str:

@@ -42,7 +42,7 @@ from cwgym.procedures.model import (
     Target,
     Type,
 )
-from cwgym.procedures.project import Run, phase_role
+from cwgym.procedures.run import Run, phase_role
 from cwgym.procedures.targets import Resolved, describe_target, resolve, screen_dump
 from cwgym.procedures.template import TemplateError, render_value
 from cwgym.protocol.config import EnvironmentConfig

@@ -6,7 +6,8 @@ from typing import Any
 
 import msgspec
 
-from cwgym.procedures.model import Check, Phase, Procedure, SetupEntry
+from cwgym.procedures.checks import Check, decode_hook
+from cwgym.procedures.model import Phase, Procedure, SetupEntry
 
 
 class Instance(msgspec.Struct, kw_only=True):
@@ -31,12 +32,17 @@ class Instance(msgspec.Struct, kw_only=True):
     procedure: Procedure
     corruption: dict[str, Any] | None = None
 
+    def machine_of(self, part: Phase | SetupEntry) -> str:
+        """The machine a phase acts on (and its captures read) or a setup entry is laid
+        on: the part's own ``machine``, else the procedure's."""
+        return part.machine or self.machine
+
     def to_plain(self) -> dict:
         return msgspec.to_builtins(self)
 
     @classmethod
     def from_plain(cls, data: dict) -> Instance:
-        return msgspec.convert(data, cls)
+        return msgspec.convert(data, cls, dec_hook=decode_hook)
 
 
 def as_instance(value: Instance | dict) -> Instance:

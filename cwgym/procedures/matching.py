@@ -31,6 +31,13 @@ def pointer_parts(pointer: str) -> list[str]:
     return [part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/")]
 
 
+def pointer_problem(pointer: str) -> str | None:
+    """Why ``pointer`` cannot be a JSON pointer, or ``None`` when it can (empty, or from ``/``)."""
+    if pointer and not pointer.startswith("/"):
+        return f"a JSON pointer is empty or starts with '/', got {pointer!r}"
+    return None
+
+
 def resolve(document: Any, pointer: str) -> Any:
     """The value at ``pointer``; :class:`PointerError` naming the first step that fails."""
     value = document

@@ -1,9 +1,13 @@
-"""The procedure format as msgspec types: parameters, setup, gestures, tool calls, captures,
-phases and checks.
+"""The procedure format as msgspec types: parameters, setup, gestures, tool calls, captures
+and phases; each check is a :class:`~cwgym.procedures.checks.Check` of a registered kind.
+
+A procedure (or an instance) holding checks is read with
+:func:`~cwgym.procedures.checks.decode_hook` as msgspec's ``dec_hook``
+(:func:`cwgym.procedures.validate.parse_procedure` does).
 
 These types check shape (fields, their types, unknown keys). What shape cannot say (a
-placeholder naming no parameter, a gesture target that matches on nothing, two checks in
-one entry) is checked by :mod:`cwgym.procedures.validate`.
+placeholder naming no parameter, a gesture with nothing to aim at, a check kind's own
+rules) is checked by :mod:`cwgym.procedures.validate`.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import Struct
+
+from cwgym.procedures.checks import Check
 
 # -- parameters --------------------------------------------------------------------------
 
@@ -219,117 +225,6 @@ class Phase(Struct, forbid_unknown_fields=True, kw_only=True):
     tool: list[ToolCall] = []
     capture: list[Capture] = []
 
-
-# -- checks ------------------------------------------------------------------------------
-
-
-class FileEquals(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    content: str | None = None
-    lines: list[str] | None = None
-
-
-class FileLine(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    line: str
-
-
-class FileContains(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    text: str
-
-
-class FilePath(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-
-
-class FileExists(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    dir: bool = False
-
-
-class FileMode(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    mode: str
-
-
-class FileSorted(Struct, forbid_unknown_fields=True, kw_only=True):
-    """The file's lines after the first ``header`` lines are in ascending (byte) order."""
-
-    path: str
-    header: int = 0
-
-
-class DirEntries(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: str
-    entries: list[str]
-
-
-class StateCheck(Struct, forbid_unknown_fields=True, kw_only=True):
-    """A value in a document: ``World.inspect()`` by default, or a JSON/CSV ``file``."""
-
-    pointer: str = ""
-    file: str | None = None
-    equals: Any | UnsetType = UNSET
-    contains: Any | UnsetType = UNSET
-
-
-class FindCheck(Struct, forbid_unknown_fields=True, kw_only=True):
-    """Some element (or exactly ``count``) of the collection at ``pointer`` holds ``where``."""
-
-    pointer: str = ""
-    file: str | None = None
-    where: dict[str, Any] = {}
-    count: int | None = None
-
-
-class WindowCheck(Struct, forbid_unknown_fields=True, kw_only=True):
-    """Windows on the machine's desktop that hold all the given fields: some window, or
-    exactly ``count`` (``0``: no such window). The desktop is the latest session's that has
-    one on the machine (the user's current login).
-
-    ``title`` is a part of the title; ``document`` a path (relative to home allowed);
-    ``within`` a rectangle ``[x0, y0, x1, y1]`` of the native screen the whole frame lies in.
-    """
-
-    app: str | None = None
-    title: str | None = None
-    document: str | None = None
-    maximized: bool | None = None
-    minimized: bool | None = None
-    focused: bool | None = None
-    within: list[int] | None = None
-    count: int | None = None
-
-
-class Check(Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
-    """One check: exactly one of the fields is given."""
-
-    file_equals: FileEquals | None = None
-    file_has_line: FileLine | None = None
-    file_lacks_line: FileLine | None = None
-    file_contains: FileContains | None = None
-    file_absent: FilePath | None = None
-    file_exists: FileExists | None = None
-    file_mode: FileMode | None = None
-    file_sorted: FileSorted | None = None
-    dir_entries: DirEntries | None = None
-    state: StateCheck | None = None
-    find: FindCheck | None = None
-    window: WindowCheck | None = None
-
-    def kind(self) -> str:
-        """The check's kind (its one given field)."""
-        for name in self.__struct_fields__:
-            if getattr(self, name) is not None:
-                return name
-        return ""
-
-    def spec(self) -> Any:
-        return getattr(self, self.kind())
-
-
-CHECK_KINDS = Check.__struct_fields__
 
 # -- the procedure -------------------------------------------------------------------------
 

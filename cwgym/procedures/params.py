@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from cwgym.kernel.rng import RandomStreams
-from cwgym.procedures import dates, expr, names
+from cwgym.procedures.dates import add_days, days_between, is_weekday
+from cwgym.procedures.expr import evaluate
 from cwgym.procedures.model import (
     ChoiceParam,
     DateParam,
@@ -23,6 +24,7 @@ from cwgym.procedures.model import (
     Procedure,
     SampleParam,
 )
+from cwgym.procedures.names import GIVEN, LISTS, SURNAMES
 from cwgym.procedures.template import render, render_value
 
 #: How many times a ``distinct_from`` parameter redraws before giving up.
@@ -83,18 +85,18 @@ def _draw(param: Param, streams: RandomStreams, stream: str, scope: dict[str, An
         return _draw_date(param, streams, stream, scope)
     if isinstance(param, NameParam):
         if param.of == "person":
-            given = names.GIVEN[streams.randbelow(stream, len(names.GIVEN))]
-            return f"{given} {names.SURNAMES[streams.randbelow(stream, len(names.SURNAMES))]}"
-        pool = names.LISTS[param.of]
+            given = GIVEN[streams.randbelow(stream, len(GIVEN))]
+            return f"{given} {SURNAMES[streams.randbelow(stream, len(SURNAMES))]}"
+        pool = LISTS[param.of]
         return pool[streams.randbelow(stream, len(pool))]
     if isinstance(param, SampleParam):
-        pool = list(param.choices) if param.choices is not None else list(names.LISTS[param.of or ""])
+        pool = list(param.choices) if param.choices is not None else list(LISTS[param.of or ""])
         picked = []
         for _ in range(param.k):
             picked.append(pool.pop(streams.randbelow(stream, len(pool))))
         return [render_value(item, scope) for item in picked]
     if isinstance(param, ExprParam):
-        return expr.evaluate(param.expr, scope, param.places)
+        return evaluate(param.expr, scope, param.places)
     raise TypeError(f"unknown parameter kind {type(param).__name__}")  # pragma: no cover
 
 
@@ -103,13 +105,13 @@ def _draw_date(param: DateParam, streams: RandomStreams, stream: str, scope: dic
         days = param.add_days or 0
         if isinstance(days, str):
             days = int(render(days, scope))
-        day = dates.add_days(scope[param.from_], days)
-        while param.weekdays and not dates.is_weekday(day):
-            day = dates.add_days(day, 1)
+        day = add_days(scope[param.from_], days)
+        while param.weekdays and not is_weekday(day):
+            day = add_days(day, 1)
         return day
     assert param.start is not None and param.end is not None
-    span = dates.days_between(param.start, param.end) + 1
-    candidates = [dates.add_days(param.start, i) for i in range(span)]
+    span = days_between(param.start, param.end) + 1
+    candidates = [add_days(param.start, i) for i in range(span)]
     if param.weekdays:
-        candidates = [d for d in candidates if dates.is_weekday(d)]
+        candidates = [d for d in candidates if is_weekday(d)]
     return candidates[streams.randbelow(stream, len(candidates))]

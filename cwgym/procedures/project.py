@@ -3,29 +3,27 @@
 Tool mode sends each phase's tool calls through an ordinary granted session, as an agent
 with terminal and file access would. GUI mode (:mod:`cwgym.procedures.gui`) performs the
 phases' gestures on screen through pointer and keyboard actions. Both share the run
-below: one phase after another, the phase's captures once its actions are done, and a
-failure that stops the run naming the phase.
+(:class:`~cwgym.procedures.run.Run`): one phase after another, the phase's captures once
+its actions are done, and a failure that stops the run naming the phase.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cwgym.procedures.captures import CaptureMissed, run_capture
-from cwgym.procedures.checks import verify_with
 from cwgym.procedures.demonstration import (
     Demonstration,
-    Failure,
     ProjectOptions,
     SessionRecord,
     Step,
     project_options,
 )
+from cwgym.procedures.gui import GuiRun
 from cwgym.procedures.instance import Instance, as_instance
-from cwgym.procedures.model import Capture, Phase, ToolCall
+from cwgym.procedures.model import Phase, ToolCall
+from cwgym.procedures.run import Checkpoint, Run, phase_role
 from cwgym.procedures.template import TemplateError, render_value
 from cwgym.protocol.config import EnvironmentConfig
 
@@ -36,18 +34,6 @@ if TYPE_CHECKING:
 #: Families every tool-mode session is granted, besides any other a tool call names.
 TOOL_FAMILIES = ("filesystem.v1", "terminal.v1")
 TOOL_CHANNELS = ["terminal.v1", "filesystem.v1"]
-DEFAULT_SESSION = "main"
-
-#: ``checkpoint(k, world)``: called with 0 once the sessions are granted, then with ``k``
-#: after the ``k``-th phase ran to its end (the world as the first ``k`` phases left it).
-Checkpoint = Callable[[int, "World"], None]
-
-
-def phase_role(world: World, instance: Instance, phase: Phase) -> tuple[str, str, str]:
-    """``(role, session, machine)`` a phase acts as: the machine's user and ``main`` by default."""
-    machine = phase.machine or instance.machine
-    role = phase.role or world.machine(machine).user
-    return role, phase.session or DEFAULT_SESSION, machine
 
 
 def project(
@@ -75,91 +61,8 @@ def project(
     if world_id != instance.world:
         raise ValueError(f"instance of {instance.id!r} belongs to world {instance.world!r}, not {world_id!r}")
     if opts.mode == "gui":
-        from cwgym.procedures.gui import GuiRun
-
         return GuiRun(world, instance, opts, checkpoint).run()
     return ToolRun(world, instance, opts, checkpoint).run()
-
-
-class Run:
-    """What both modes share: the phase loop, captures, the failure and the result."""
-
-    def __init__(self, world: World, instance: Instance, options: ProjectOptions, checkpoint: Checkpoint | None = None) -> None:
-        self.world = world
-        self.instance = instance
-        self.options = options
-        self.checkpoint = checkpoint
-        self.sessions: list[SessionRecord] = []
-        self.steps: list[Step] = []
-        self.captures: dict[str, Any] = {}
-        self.failure: Failure | None = None
-
-    # -- hooks ------------------------------------------------------------------------------
-    def grant(self) -> None:
-        raise NotImplementedError
-
-    def act(self, index: int, phase: Phase) -> bool:
-        """Perform the phase's actions; ``False`` once the run has stopped."""
-        raise NotImplementedError
-
-    def counts(self) -> dict[str, int | float]:
-        raise NotImplementedError
-
-    # -- the run ----------------------------------------------------------------------------
-    def run(self) -> Demonstration:
-        self.grant()
-        if self.checkpoint is not None:
-            self.checkpoint(0, self.world)
-        for index, phase in enumerate(self.instance.phases):
-            if not (self.act(index, phase) and self.capture(index, phase)):
-                break
-            if self.checkpoint is not None:
-                self.checkpoint(index + 1, self.world)
-        verification = verify_with(self.world, self.instance, self.captures)
-        return Demonstration(
-            id=self.instance.id,
-            seed=self.instance.seed,
-            mode=self.options.mode,
-            instruction=self.instance.instruction,
-            sessions=self.sessions,
-            steps=self.steps,
-            completed=self.failure is None,
-            failure=self.failure,
-            verification=verification,
-            captures=dict(self.captures) or None,
-            state_hash=self.world.state_hash(),
-            counts=self.counts(),
-            corruption=self.instance.corruption,
-        )
-
-    def stop(self, index: int, phase: Phase, reason: str, step: int | None = None, **extra: Any) -> bool:
-        self.failure = Failure(phase=phase.label, phase_index=index, reason=reason, step=step, **extra)
-        return False
-
-    def capture(self, index: int, phase: Phase) -> bool:
-        _, _, machine = phase_role(self.world, self.instance, phase)
-        for capture in phase.capture:
-            try:
-                rendered = msgspec.convert(render_value(msgspec.to_builtins(capture), {}, self.captures), Capture)
-                self.captures[capture.name] = run_capture(self.world, machine, rendered)
-            except (CaptureMissed, TemplateError) as exc:
-                return self.stop(index, phase, f"{phase.label}: {exc}")
-        return True
-
-    def base_counts(self) -> dict[str, int | float]:
-        return {
-            "phases": len(self.instance.phases),
-            "steps": len(self.steps),
-            "gui_actions": 0,
-            "pointer_actions": 0,
-            "key_actions": 0,
-            "characters_typed": 0,
-            "keyboard_share": 0.0,
-            "gui_action_bytes": 0,
-            "tool_calls": 0,
-            "tool_call_bytes": 0,
-            "captures": len(self.captures),
-        }
 
 
 class ToolRun(Run):

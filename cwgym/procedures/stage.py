@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from cwgym.procedures.checks import parse_check
 from cwgym.procedures.files import abspath
 from cwgym.procedures.instance import Instance
-from cwgym.procedures.model import Check, Phase, Procedure, SetupEntry
+from cwgym.procedures.model import Phase, Procedure, SetupEntry
 from cwgym.procedures.params import draw_params
 from cwgym.procedures.template import render, render_value
 from cwgym.procedures.validate import parse_procedure
@@ -52,7 +53,7 @@ def instantiate(procedure: Procedure, seed: int, builtins: dict[str, str], param
         instruction=render(procedure.instruction, scope),
         setup=[_rendered(entry, SetupEntry, scope) for entry in procedure.setup],
         phases=[_rendered(phase, Phase, scope) for phase in procedure.phases],
-        verify=[_rendered(check, Check, scope) for check in procedure.verify],
+        verify=[parse_check(render_value(msgspec.to_builtins(check), scope)) for check in procedure.verify],
         procedure=procedure,
     )
 
@@ -90,7 +91,7 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
 
 def apply_setup(world: World, instance: Instance) -> None:
     for entry in instance.setup:
-        machine = world.machine(entry.machine or instance.machine)
+        machine = world.machine(instance.machine_of(entry))
         _apply(machine, entry)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cwgym.procedures import dates
+from cwgym.procedures.dates import format_date
 
 TOKEN = re.compile(r"\{\{([^{}]*?)\}\}")
 _NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
@@ -215,7 +215,7 @@ def _money(value: Any, arg: str | None) -> str:
 
 
 def _date(value: Any, arg: str | None) -> str:
-    return dates.format_date(as_text(value), arg or "%Y-%m-%d")
+    return format_date(as_text(value), arg or "%Y-%m-%d")
 
 
 def _join(value: Any, arg: str | None) -> str:

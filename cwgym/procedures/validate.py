@@ -11,8 +11,12 @@ from typing import Any
 
 import msgspec
 
-from cwgym.procedures import dates, expr, names
+from cwgym.procedures.checks import Check, decode_hook, problems_of
+from cwgym.procedures.dates import add_days, days_between, is_weekday, parse_iso
 from cwgym.procedures.errors import ProcedureError, from_msgspec
+from cwgym.procedures.expr import ExprError, names_in
+from cwgym.procedures.files import is_octal_mode
+from cwgym.procedures.matching import pointer_problem
 from cwgym.procedures.model import (
     ChoiceParam,
     Click,
@@ -35,6 +39,7 @@ from cwgym.procedures.model import (
     ToolCall,
     Type,
 )
+from cwgym.procedures.names import LISTS, NAME_KINDS
 from cwgym.procedures.template import TemplateError, refs, walk_strings
 
 #: Names every template can read besides the parameters: the machine's home, user and id.
@@ -42,7 +47,6 @@ BUILTINS = ("home", "user", "machine")
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_MODE = re.compile(r"^0?[0-7]{3,4}$")
 
 #: The operations of the built-in tool families and the payload fields each needs.
 TOOL_OPS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -76,7 +80,7 @@ def parse_procedure(data: Any, file: str = "<procedure>") -> Procedure:
     if not isinstance(data, dict):
         raise ProcedureError(file, "$", f"a procedure is a JSON object, got {type(data).__name__}")
     try:
-        procedure = msgspec.convert(data, Procedure)
+        procedure = msgspec.convert(data, Procedure, dec_hook=decode_hook)
     except msgspec.ValidationError as exc:
         error = from_msgspec(file, str(exc))
         known = _TAGS.get(error.path.rsplit(".", 1)[-1]) if error.problem.startswith("invalid value") else None
@@ -168,22 +172,22 @@ class _Validator:
         elif isinstance(param, DateParam):
             self.date(param, path)
         elif isinstance(param, NameParam):
-            if param.of not in names.NAME_KINDS:
-                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(names.NAME_KINDS)})")
+            if param.of not in NAME_KINDS:
+                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(NAME_KINDS)})")
         elif isinstance(param, SampleParam):
             if (param.choices is None) == (param.of is None):
                 raise self.fail(path, "a sample draws from exactly one of choices or of")
-            if param.of is not None and param.of not in names.LISTS:
-                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(names.LISTS)})")
-            pool = param.choices if param.choices is not None else names.LISTS[param.of or ""]
+            if param.of is not None and param.of not in LISTS:
+                raise self.fail(f"{path}.of", f"unknown list {param.of!r} (known: {', '.join(LISTS)})")
+            pool = param.choices if param.choices is not None else LISTS[param.of or ""]
             if not 1 <= param.k <= len(pool):
                 raise self.fail(f"{path}.k", f"k must be 1..{len(pool)}")
             for i, choice in enumerate(param.choices or []):
                 self.choice_value(choice, f"{path}.choices[{i}]")
         elif isinstance(param, ExprParam):
             try:
-                used = expr.names_in(param.expr)
-            except expr.ExprError as exc:
+                used = names_in(param.expr)
+            except ExprError as exc:
                 raise self.fail(f"{path}.expr", str(exc)) from None
             for other in used:
                 if other not in self.params:
@@ -212,13 +216,13 @@ class _Validator:
                 raise self.fail(path, "a date range needs both start and end")
             for field in ("start", "end"):
                 try:
-                    dates.parse_iso(getattr(param, field))
+                    parse_iso(getattr(param, field))
                 except ValueError as exc:
                     raise self.fail(f"{path}.{field}", str(exc)) from None
-            if dates.days_between(param.start, param.end) < 0:
+            if days_between(param.start, param.end) < 0:
                 raise self.fail(f"{path}.end", "end is before start")
-            span = dates.days_between(param.start, param.end) + 1
-            if param.weekdays and not any(dates.is_weekday(dates.add_days(param.start, i)) for i in range(min(span, 7))):
+            span = days_between(param.start, param.end) + 1
+            if param.weekdays and not any(is_weekday(add_days(param.start, i)) for i in range(min(span, 7))):
                 raise self.fail(path, "no weekday between start and end")
         else:
             source = self.params.get(param.from_ or "")
@@ -278,7 +282,7 @@ class _Validator:
             raise self.fail(path, "a setup entry has exactly one of content, lines or dir: true")
         if not entry.path.strip():
             raise self.fail(f"{path}.path", "the path is empty")
-        if entry.mode is not None and not _MODE.match(entry.mode):
+        if entry.mode is not None and not is_octal_mode(entry.mode):
             raise self.fail(f"{path}.mode", f"a mode is octal text such as \"0644\", got {entry.mode!r}")
         self.value(msgspec.to_builtins(entry), path, captures=None)
 
@@ -368,41 +372,17 @@ class _Validator:
         self.value(msgspec.to_builtins(call), path, list(bound))
 
     # -- checks -------------------------------------------------------------------------
-    def check(self, check: Any, path: str, bound: list[str]) -> None:
-        given = [name for name in check.__struct_fields__ if getattr(check, name) is not None]
-        if len(given) != 1:
-            raise self.fail(path, "a check is exactly one of " + ", ".join(check.__struct_fields__))
-        kind = given[0]
-        spec = getattr(check, kind)
-        sub = f"{path}.{kind}"
-        if kind == "file_equals" and (spec.content is None) == (spec.lines is None):
-            raise self.fail(sub, "file_equals has exactly one of content or lines")
-        if kind == "file_mode" and not _MODE.match(spec.mode):
-            raise self.fail(f"{sub}.mode", f"a mode is octal text such as \"0755\", got {spec.mode!r}")
-        if kind == "file_sorted" and spec.header < 0:
-            raise self.fail(f"{sub}.header", "header must be 0 or more")
-        if kind == "state":
-            if (spec.equals is msgspec.UNSET) == (spec.contains is msgspec.UNSET):
-                raise self.fail(sub, "a state check has exactly one of equals or contains")
-            self.pointer(spec.pointer, f"{sub}.pointer")
-        if kind == "find":
-            self.pointer(spec.pointer, f"{sub}.pointer")
-            for key in spec.where:
-                self.pointer(key, f"{sub}.where")
-            if spec.count is not None and spec.count < 0:
-                raise self.fail(f"{sub}.count", "count must be 0 or more")
-        if kind == "window":
-            if spec.count is not None and spec.count < 0:
-                raise self.fail(f"{sub}.count", "count must be 0 or more")
-            if spec.within is not None and (len(spec.within) != 4 or spec.within[0] > spec.within[2] or spec.within[1] > spec.within[3]):
-                raise self.fail(f"{sub}.within", "within is [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1")
-            if not any(getattr(spec, f) is not None for f in spec.__struct_fields__ if f != "count"):
-                raise self.fail(sub, "a window check names at least one of " + ", ".join(f for f in spec.__struct_fields__ if f != "count"))
-        self.value(msgspec.to_builtins(spec), sub, list(bound))
+    def check(self, check: Check, path: str, bound: list[str]) -> None:
+        """The rules of the check's kind, then its placeholders (captures bound so far allowed)."""
+        first = next(problems_of(check), None)
+        if first is not None:
+            raise self.fail(f"{path}.{first[0]}", first[1])
+        self.value(msgspec.to_builtins(check.spec()), f"{path}.{check.kind()}", list(bound))
 
     def pointer(self, pointer: str, path: str) -> None:
-        if pointer and not pointer.startswith("/"):
-            raise self.fail(path, f"a JSON pointer is empty or starts with '/', got {pointer!r}")
+        problem = pointer_problem(pointer)
+        if problem:
+            raise self.fail(path, problem)
 
 
 def key_problem(key: str) -> str | None:

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from cwgym.procedures import Verification, verify_with
-from cwgym.procedures.captures import CaptureMissed, run_capture
-from cwgym.procedures.model import Capture
-from cwgym.procedures.template import TemplateError, render_value
+from cwgym.procedures.captures import read_captures
 
 if TYPE_CHECKING:
     from cwgym.environment.world import World
@@ -27,17 +23,11 @@ __all__ = ["capture_values", "check"]
 
 
 def capture_values(world: World, instance: Instance) -> dict[str, Any]:
-    """Every capture rule of the instance read from ``world`` now (unmatched ones left out)."""
-    captures: dict[str, Any] = {}
-    for phase in instance.phases:
-        machine = phase.machine or instance.machine
-        for capture in phase.capture:
-            try:
-                rendered = msgspec.convert(render_value(msgspec.to_builtins(capture), {}, captures), Capture)
-                captures[capture.name] = run_capture(world, machine, rendered)
-            except (CaptureMissed, TemplateError):
-                continue
-    return captures
+    """Every capture rule of the instance read from ``world`` now (unmatched ones left out).
+
+    The procedures' one binder, :func:`cwgym.procedures.captures.read_captures`.
+    """
+    return read_captures(world, instance)
 
 
 def check(world: World, instance: Instance) -> Verification:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 from procedure_kit import TOOL, staged
 
 from cwgym.procedures import parse_procedure, project, replay
@@ -121,3 +122,52 @@ def test_numeric_captures_render_as_json_numbers():
     demo = project(world, instance, TOOL)
     assert demo.steps[1].action["payload"]["count"] == 12
     assert demo.verification.passed
+
+
+def test_one_binder_strict_for_a_run_lenient_for_checking_a_world():
+    from cwgym.procedures.captures import CaptureMissed, bind_phase, read_captures
+    from cwgym.rl.verifier import capture_values
+
+    p = procedure(
+        [{"label": "Write", "tool": [sh("echo 'Order 5 held' > orders.txt")],
+          "capture": [{"name": "placed", "from": {"file": "orders.txt"}, "pattern": "Order {{?}} placed"},
+                      {"name": "held", "from": {"file": "orders.txt"}, "pattern": "Order {{?}} held"},
+                      {"name": "again", "from": {"file": "orders.txt"}, "pattern": "Order {{@held}} {{?}}"}]}],
+        [{"file_has_line": {"path": "orders.txt", "line": "Order {{@held}} held"}}],
+    )
+    world, instance = staged(p, 0)
+    project(world, instance, TOOL)
+    bound: dict = {}
+    with pytest.raises(CaptureMissed, match="capture 'placed'"):
+        bind_phase(world, instance, instance.phases[0], bound)
+    assert bound == {}
+    assert read_captures(world, instance) == {"held": "5", "again": "held"}
+    assert capture_values(world, instance) == read_captures(world, instance)
+
+
+def test_a_phase_captures_from_the_machine_it_acts_on():
+    from cwgym import World
+    from cwgym.procedures import stage
+    from cwgym.procedures.captures import read_captures
+    from cwgym.resources import load_world
+
+    p = parse_procedure({
+        "id": "capture-machines", "domain": "operations", "instruction": "Do the work.", "world": "small-office",
+        "machine": "reception",
+        "setup": [{"path": "site.txt", "content": "site reception\n"},
+                  {"path": "site.txt", "content": "site fileserver\n", "machine": "fileserver"}],
+        "phases": [
+            {"label": "Here", "writes": False, "tool": [sh("true")],
+             "capture": [{"name": "here", "from": {"file": "site.txt"}, "pattern": "site {{?}}"}]},
+            {"label": "There", "writes": False, "machine": "fileserver", "tool": [sh("true")],
+             "capture": [{"name": "there", "from": {"file": "site.txt"}, "pattern": "site {{?}}"}]},
+        ],
+        "verify": [{"file_exists": {"path": "site.txt"}}],
+    })
+    world = World(load_world("small-office"), seed=0)
+    instance = stage(world, p, 0)
+    assert [instance.machine_of(phase) for phase in instance.phases] == ["reception", "fileserver"]
+    assert [instance.machine_of(entry) for entry in instance.setup] == ["reception", "fileserver"]
+    demo = project(world, instance, TOOL)
+    assert demo.captures == {"here": "reception", "there": "fileserver"}
+    assert read_captures(world, instance) == demo.captures

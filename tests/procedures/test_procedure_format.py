@@ -12,11 +12,11 @@ from cwgym.procedures.library import load_file
 from cwgym.procedures.model import Click, Drag, Key, Scroll, Type
 from cwgym.resources import procedures_dir
 
-FILE = "procedures/legal/engagement-letter.json"
+FILE = "procedures/legal/legal-engagement-letter.json"
 
 
 def base() -> dict:
-    return json.loads((procedures_dir() / "legal" / "engagement-letter.json").read_text())
+    return json.loads((procedures_dir() / "legal" / "legal-engagement-letter.json").read_text())
 
 
 def problem(mutate) -> ProcedureError:
@@ -113,12 +113,36 @@ def test_library_files_sit_in_their_domain_folder(tmp_path):
 
 
 def test_library_ids_are_unique(tmp_path):
-    folder = tmp_path / "legal"
-    folder.mkdir()
-    for name in ("a.json", "b.json"):
-        (folder / name).write_text(json.dumps(base()))
+    for domain in ("legal", "office"):
+        (tmp_path / domain).mkdir()
+        (tmp_path / domain / "legal-engagement-letter.json").write_text(json.dumps({**base(), "domain": domain}))
     with pytest.raises(ProcedureError, match="is also used by"):
         load_all(tmp_path)
+    with pytest.raises(ProcedureError, match="is also used by"):
+        load_procedure("legal-engagement-letter", tmp_path)
+
+
+def test_a_file_is_named_by_its_id(tmp_path):
+    folder = tmp_path / "legal"
+    folder.mkdir()
+    (folder / "letter.json").write_text(json.dumps(base()))
+    with pytest.raises(ProcedureError) as info:
+        load_file(folder / "letter.json")
+    assert info.value.path == "$.id"
+    assert str(folder / "letter.json") in str(info.value)
+    assert "'legal-engagement-letter'" in info.value.problem and "'letter.json'" in info.value.problem
+
+
+def test_loading_one_procedure_reads_only_its_file(tmp_path):
+    folder = tmp_path / "legal"
+    folder.mkdir()
+    (folder / "legal-engagement-letter.json").write_text(json.dumps(base()))
+    (folder / "legal-broken.json").write_text("{not json")
+    assert load_procedure("legal-engagement-letter", tmp_path).id == "legal-engagement-letter"
+    with pytest.raises(ProcedureError, match="not JSON"):
+        load_procedure("legal-broken", tmp_path)
+    with pytest.raises(KeyError, match="known: legal-broken, legal-engagement-letter"):
+        load_procedure("legal-*", tmp_path)
 
 
 def test_the_library_loads_sorted_by_id():
