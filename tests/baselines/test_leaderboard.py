@@ -151,3 +151,24 @@ def test_verify_command_exits_1_naming_the_episode(expert_run, tmp_path, capsys)
     err = capsys.readouterr().err
     assert submission["episodes"][0]["episode"] in err and "final_state_hash" in err and "REJECTED" in err
     assert verify_cli.run(parser.parse_args(["verify", str(out), "--suite", suite])) == 0
+
+
+def test_the_sb3_agent_recognises_its_task_from_the_instruction():
+    """A sealed agent is not told the env id: the SB3 baseline picks its model by the instruction's template."""
+    from types import SimpleNamespace
+
+    import gymnasium as gym
+
+    from baselines.sb3_agent import SB3Agent, instruction_pattern
+
+    ids = ["cwgym/easy-open-app-v0", "cwgym/easy-close-window-v0", "cwgym/ops-backup-script-v0"]
+    envs = {e: gym.make(e) for e in [*ids, "cwgym/terminal-ops-backup-script-v0"]}
+    agent = object.__new__(SB3Agent)
+    agent.models = {e: SimpleNamespace(observation_space=envs[e].observation_space) for e in ids}
+    agent.patterns = {e: instruction_pattern(e) for e in ids}
+    for env_id, env in envs.items():
+        _, info = env.reset(seed=1000003)
+        task = {"instruction": info["instruction"], "observation_space": env.observation_space}
+        expected = env_id if env_id in ids else None  # the terminal variant: same template, another observation space
+        assert agent.recognise(task) == expected, (env_id, info["instruction"])
+    assert agent.recognise({"env_id": "cwgym/easy-open-app-v0", "instruction": ""}) == "cwgym/easy-open-app-v0"
