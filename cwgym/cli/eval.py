@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from collections import Counter
@@ -397,6 +398,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--episodes", type=int, help="at most this many episodes per task (the first seeds); cwgym verify refuses such a partial run")
     parser.add_argument("--tasks", help="comma-separated env ids: only these tasks of the suite; cwgym verify refuses such a partial run")
     parser.add_argument("--step-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, help=f"seconds the agent may take for one step (default {DEFAULT_STEP_TIMEOUT:g})")
+    parser.add_argument("--agent-launcher", metavar="CMD", help="start the agent's interpreter through this command (an OS sandbox, e.g. 'unshare --user --map-root-user --pid --fork --mount-proc')")
     parser.add_argument("--privileged", action="store_true", help="also tell the agent the env id, procedure, seed and configuration (reference agents such as the expert); the results say so")
     add_secret_options(parser, "play")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -415,8 +417,12 @@ def evaluate(
     secret: bytes | None = None,
     step_timeout: float = DEFAULT_STEP_TIMEOUT,
     hide_env: tuple[str, ...] = (),
+    launcher: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Run ``agent_spec`` over the suite and write the results and submission to ``out``.
+
+    ``hide_env`` names environment variables the agent's process does not inherit;
+    ``launcher`` is a command (and its arguments) the agent's interpreter is started through.
 
     Raises:
         SuiteError: an unknown suite or task.
@@ -439,14 +445,14 @@ def evaluate(
     plan = [(t["env"], i, s) for t in chosen for i, s in enumerate(split.seeds(suite, t, episodes))]
     records: list[dict[str, Any]] = []
     started = time.perf_counter()
-    agent: AgentProcess | None = AgentProcess(agent_spec, step_timeout, hide_env)
+    agent: AgentProcess | None = AgentProcess(agent_spec, step_timeout, hide_env, launcher)
     try:
         from tqdm import tqdm
 
         envs: dict[str, Any] = {}
         for env_id, index, seed in tqdm(plan, desc=f"eval {agent_spec}", unit="ep", disable=not progress):
             if agent is None:
-                agent = AgentProcess(agent_spec, step_timeout, hide_env)
+                agent = AgentProcess(agent_spec, step_timeout, hide_env, launcher)
             if env_id not in envs:
                 envs[env_id] = make_env(env_id)
             record, broken = run_episode(agent, envs[env_id], env_id, index, seed, split, privileged)
@@ -481,6 +487,7 @@ def evaluate(
         "engine_version": engine_version,
         "cwgym_version": __version__,
         "step_timeout": step_timeout,
+        "agent_launcher": shlex.join(launcher) if launcher else None,
         "episodes_per_task": episodes,
         "tasks": [t["env"] for t in chosen],
         "episodes": records,
@@ -494,14 +501,27 @@ def evaluate(
     return results
 
 
+def _launcher(command: str | None) -> tuple[str, ...]:
+    if command is None:
+        return ()
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError as exc:
+        raise UsageError(f"--agent-launcher {command!r}: {exc}") from None
+    if not words:
+        raise UsageError("--agent-launcher names no command")
+    return words
+
+
 def run(args: argparse.Namespace) -> int:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks is not None else None
     try:
+        launcher = _launcher(args.agent_launcher)
         secret = secret_of(args)
         results = evaluate(
             args.agent, args.suite, Path(args.out), args.episodes, tasks, progress=not args.quiet,
             privileged=args.privileged, secret=secret, step_timeout=args.step_timeout,
-            hide_env=(args.secret_env,) if args.secret_env else (),
+            hide_env=(args.secret_env,) if args.secret_env else (), launcher=launcher,
         )
     except (SuiteError, UsageError, SecretError, AgentSpecError, AgentLoadError) as exc:
         print(f"cwgym eval: {exc}".splitlines()[0], file=sys.stderr)

@@ -77,25 +77,30 @@ class AgentProcess:
         spec: the agent's name, resolved by the child.
         step_timeout: seconds each exchange may take.
         hide: environment variables the child does not inherit (a hidden split's secret).
+        launcher: a command the agent's interpreter is started through (an OS sandbox
+            such as ``unshare`` or ``bwrap``); its arguments come first.
 
     Raises:
         AgentLoadError: the agent did not load (missing file, module or factory; the
             factory raised; no ``ready`` within :data:`LOAD_TIMEOUT`).
     """
 
-    def __init__(self, spec: str, step_timeout: float = DEFAULT_STEP_TIMEOUT, hide: tuple[str, ...] = ()) -> None:
+    def __init__(self, spec: str, step_timeout: float = DEFAULT_STEP_TIMEOUT, hide: tuple[str, ...] = (), launcher: tuple[str, ...] = ()) -> None:
         self.spec = spec
         self.step_timeout = step_timeout
         self.seq = 0
         env = {k: v for k, v in os.environ.items() if k not in hide}
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH")) if p)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cwgym.leaderboard.agent_host", spec],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+        try:
+            self.process = subprocess.Popen(
+                [*launcher, sys.executable, "-m", "cwgym.leaderboard.agent_host", spec],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise AgentLoadError(f"agent {spec}: cannot start {launcher[0] if launcher else sys.executable} ({exc.strerror})") from None
         self._to_agent = self.process.stdin.fileno()
         self._from_agent = self.process.stdout.fileno()
         os.set_blocking(self._to_agent, False)

@@ -3,7 +3,8 @@
 Each call appends one JSON line to ``CWGYM_REPORT_OUT``: the method, and its arguments
 with arrays as ``{"dtype", "shape"}``, spaces as their ``repr`` and everything else as it
 came; a reset also writes the names of the ``CWGYM_*`` environment variables the agent's
-process has. A test reads the lines back to see what crossed the evaluator boundary.
+process has, and those it can read in its parent's ``/proc/PID/environ`` (``None`` when it
+cannot read it). A test reads the lines back to see what crossed the evaluator boundary.
 """
 
 from __future__ import annotations
@@ -38,7 +39,12 @@ class ReporterAgent:
 
     def reset(self, task: dict, observation: Any, info: dict) -> None:
         environment = sorted(k for k in os.environ if k.startswith("CWGYM"))
-        self._write("reset", task=task, observation=observation, info=info, environment=environment)
+        try:
+            with open(f"/proc/{os.getppid()}/environ", "rb") as f:
+                parent = sorted({item.split(b"=", 1)[0].decode() for item in f.read().split(b"\0") if item.startswith(b"CWGYM")})
+        except OSError:
+            parent = None
+        self._write("reset", task=task, observation=observation, info=info, environment=environment, parent_environment=parent)
         self.space = task["action_space"]
         self.space.seed(0)
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import pickle
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -256,8 +260,10 @@ def test_a_hidden_split_derives_its_seeds_from_the_secret_and_records_only_its_h
         (["--agent", f"{HERE / 'hostile_agent.py'}:no_factory"], ["has no factory 'no_factory'"]),
         (["--agent", "baselines.random_agent"], ["path/to/agent.py:factory or module:factory"]),
         (["--step-timeout", "0"], ["--step-timeout"]),
+        (["--agent-launcher", "no-such-launcher-xyz --flag"], ["cannot start no-such-launcher-xyz"]),
+        (["--agent-launcher", "'unbalanced"], ["--agent-launcher", "quotation"]),
     ],
-    ids=["mistyped-task", "task-not-in-suite", "unknown-suite", "missing-file", "missing-module", "missing-factory", "no-factory", "timeout"],
+    ids=["mistyped-task", "task-not-in-suite", "unknown-suite", "missing-file", "missing-module", "missing-factory", "no-factory", "timeout", "missing-launcher", "bad-launcher"],
 )
 def test_eval_refuses_in_one_line_with_status_2(tmp_path, monkeypatch, capsys, argv, says):
     suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
@@ -312,3 +318,33 @@ def test_a_log_cut_short_must_record_why(tmp_path):
     record["failure"], record["success"] = "step 1: timeout: the agent took more than 60 s to answer; its process was killed", False
     (tmp_path / "run" / "submission.json").write_text(json.dumps(submission))
     assert verify(tmp_path / "run", suite) == []
+
+
+SANDBOX = ("unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc")
+
+
+def _sandbox_works() -> bool:
+    try:
+        return subprocess.run([*SANDBOX, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def test_a_launcher_sandbox_keeps_the_evaluators_environment_from_the_agent(tmp_path):
+    """Without an OS sandbox a same-user agent can read the evaluator's /proc/PID/environ (the
+    limit docs/reference/security.md states); started through unshare's new PID namespace it cannot."""
+    if not _sandbox_works():
+        pytest.skip("unshare cannot make a user and PID namespace on this machine")
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
+    seen = {}
+    for name, extra in (("plain", []), ("sandboxed", ["--agent-launcher", shlex.join(SANDBOX)])):
+        report = tmp_path / f"{name}.jsonl"
+        env = {**os.environ, "CWGYM_TEST_SECRET": SECRET.decode(), "CWGYM_REPORT_OUT": str(report)}
+        argv = ["eval", "--agent", REPORTER, "--suite", suite, "--out", str(tmp_path / name), "--secret-env", "CWGYM_TEST_SECRET", "--quiet", *extra]
+        subprocess.run([sys.executable, "-m", "cwgym.cli", *argv], env=env, check=True, capture_output=True, timeout=600)
+        seen[name] = json.loads(report.read_text().splitlines()[0])
+    assert "CWGYM_TEST_SECRET" not in seen["plain"]["environment"]
+    assert "CWGYM_TEST_SECRET" in seen["plain"]["parent_environment"]
+    assert "CWGYM_TEST_SECRET" not in seen["sandboxed"]["environment"] and seen["sandboxed"]["parent_environment"] is None
+    submission = json.loads((tmp_path / "sandboxed" / "submission.json").read_text())
+    assert submission["agent_launcher"] == shlex.join(SANDBOX) and submission["episodes"][0]["failure"] is None
