@@ -9,12 +9,11 @@ reply can be wrong, never executable.
 
 A frame is a 4-byte big-endian length followed by that many bytes of MessagePack. A numpy
 array travels as the extension type :data:`ARRAY_EXT` whose data is the MessagePack of
-``[dtype, shape, raw C-order bytes]``; only bool, integer and float dtypes cross. Each message
-of the evaluator carries a sequence number ``seq`` that its reply repeats, so a reply can
-never be taken for the answer to another message. Arrays go
-only from the evaluator to the agent: the evaluator refuses any extension type in a reply,
-and reads a reply's length before its body, refusing one above :data:`MAX_REPLY_BYTES`
-unread.
+``[dtype, shape, raw C-order bytes]``; only bool, integer and float dtypes cross, and only
+from the evaluator to the agent: the evaluator refuses any extension type in a reply. It
+reads a reply's length before its body and refuses one above :data:`MAX_REPLY_BYTES`
+unread. Each message of the evaluator carries a sequence number ``seq`` that its reply
+repeats, so a reply is never taken for the answer to another message.
 """
 
 from __future__ import annotations
