@@ -89,5 +89,5 @@ def checked_action(space: spaces.Space, value: Any) -> Any:
     """:func:`from_json`, then ``space.contains``: the action to step, or :class:`InvalidAction`."""
     action = from_json(space, value)
     if not space.contains(action):
-        raise InvalidAction(f"{value!r:.80} is not in the action space {space}")
+        raise InvalidAction(f"{value!r:.80} is not in the action space {space!r:.80}")
     return action

@@ -44,6 +44,7 @@ __all__ = ["DEFAULT_STEP_TIMEOUT", "LOAD_TIMEOUT", "AgentFault", "AgentLoadError
 DEFAULT_STEP_TIMEOUT = 60.0  # seconds for one exchange: the observation out, the action back
 LOAD_TIMEOUT = 300.0  # seconds to start the interpreter, import the agent and call its factory
 MAX_DETAIL = 4000  # characters of an agent's traceback kept in an episode record
+MAX_REASON = 300  # characters of a failure's reason (one line)
 
 
 class AgentFault(Exception):
@@ -54,6 +55,8 @@ class AgentFault(Exception):
     """
 
     def __init__(self, reason: str, broken: bool, detail: str = "") -> None:
+        reason = " ".join(reason.split())
+        reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
         super().__init__(reason)
         self.reason = reason
         self.broken = broken

@@ -22,6 +22,7 @@ from cwgym.cli import main
 from cwgym.cli.eval import evaluate, load_suite, replay_episode
 from cwgym.cli.verify import verify
 from cwgym.leaderboard.actions import InvalidAction, checked_action
+from cwgym.leaderboard.agent_process import AgentFault
 from cwgym.leaderboard.sealing import AGENT_INFO, EFFECT_KEYS, agent_info
 from cwgym.leaderboard.space_codec import build_space, describe_space
 from cwgym.leaderboard.splits import Split, suite_seeds
@@ -124,10 +125,12 @@ def test_actions_are_read_strictly_and_checked_against_the_space():
     assert checked_action(both, [1, [0, 0, 0]])[0] == 1
     with pytest.raises(InvalidAction):
         checked_action(both, [2, 0])
-    text = spaces.Text(8, min_length=0, charset="abc")
+    text = spaces.Text(8, min_length=0, charset="\tabc\n")
     assert checked_action(text, "abc") == "abc"
-    with pytest.raises(InvalidAction):
-        checked_action(text, "abd")
+    with pytest.raises(InvalidAction) as refused:
+        checked_action(text, "abd" * 1000)
+    reason = AgentFault(f"invalid action: {refused.value}", broken=False).reason  # as an episode records it
+    assert "\n" not in reason and len(reason) <= 300
 
 
 def test_info_crosses_through_the_allow_list_only():
