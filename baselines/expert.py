@@ -1,9 +1,12 @@
 """The scripted expert: plays the procedure's own gestures through the env's interface.
 
-What it receives (all of it through ``cwgym eval``'s pipe, as plain data): at reset the
-task — env id, procedure id, world name, machine, the instance seed, the env's
-configuration and its spaces — and the first observation and ``info``; then every
-observation, reward and ``info``. It never receives the evaluator's ``World``.
+It is a *privileged* reference agent: it needs the task's identity, which a sealed agent
+is never told, so it runs with ``cwgym eval --privileged`` (and raises on a sealed task,
+which fails the episode with that reason). What it receives then, as plain data through
+``cwgym eval``'s frames: at reset the task — env id, procedure id, world name, machine, the
+instance seed, the env's configuration, the instruction and its spaces — and the first
+observation and ``info``; then every observation, reward and the allow-listed ``info``. It
+never receives the evaluator's ``World``.
 
 What it does with it: the procedure file and the world definition are public files of the
 repository, so the agent builds its *own* copy of the task (``gymnasium.make(env_id)`` in
@@ -54,6 +57,8 @@ class ExpertAgent:
     def reset(self, task: dict[str, Any], observation: Any, info: dict[str, Any]) -> None:
         from cwgym.rl.expert import expert_rollout
 
+        if "seed" not in task or "env_id" not in task:
+            raise RuntimeError("the scripted expert replays the task's procedure on its seed, which a sealed agent is not told: run it with cwgym eval --privileged")
         transitions = expert_rollout(self._model(task["env_id"]), task["seed"])
         self.plan = [t.action for t in transitions]
         self.expected = [t.observation for t in transitions]

@@ -1,37 +1,37 @@
 """``cwgym eval``: run an agent over a leaderboard suite in its own process, and write a submission.
 
-    cwgym eval --agent baselines.expert:make_agent --suite leaderboard-v0 --out runs/expert
-    cwgym eval --agent baselines.random_agent:make_agent --suite leaderboard-v0 --out runs/random --episodes 1
+    cwgym eval --agent baselines.random_agent:make_agent --suite leaderboard-v0 --out runs/random
+    cwgym eval --agent path/to/my_agent.py:make_agent --out runs/mine --secret-file ~/hidden.key
+    cwgym eval --agent baselines.expert:make_agent --out runs/expert --privileged
 
-The agent is loaded from a ``module:factory`` string (the current directory is put on
-``sys.path``, so ``baselines.*`` resolves from the repository root) inside a child process
-started with the ``spawn`` context. The parent holds every env and its ``World``; it sends
-the child only plain data over a pipe — the task description (env id, procedure, world,
-seed, the env's configuration and spaces), observations (numpy arrays and strings),
-rewards, done flags and ``info`` (plain dicts) — and receives actions back. Every message
-is checked to hold nothing but plain data before it is sent.
+The agent runs in a separate interpreter (:mod:`cwgym.leaderboard.agent_host`); this
+process holds every env and its ``World`` and exchanges length-prefixed MessagePack frames
+of plain values with it (:mod:`cwgym.leaderboard`): never pickle, never an object. A
+*sealed* agent (the default) is told the instruction, the step limit and its spaces, and
+receives observations, rewards, done flags and the allow-listed ``info`` keys
+(:data:`cwgym.leaderboard.sealing.AGENT_INFO`); ``--privileged`` also tells it the env id,
+procedure, world, machine, seed and configuration (for reference agents; the results say
+so). Every reply is checked against the action space; a malformed, oversized or invalid
+reply, an exception of the agent or a step over ``--step-timeout`` ends that episode as a
+failure with its reason, and a process that broke the protocol is killed and replaced.
 
-The agent protocol (see ``docs/baselines.md``): the factory returns an object with
-``reset(task, observation, info)`` and ``act(observation, reward, info) -> action``, and
-optionally ``end(observation, reward, terminated, truncated, info)``.
+The seeds are the suite's public ones, or with ``--secret-file``/``--secret-env`` a hidden
+split the secret derives (:mod:`cwgym.leaderboard.splits`).
 
 Written to ``--out``: ``results.json`` (per task and overall), ``results.md`` (a Markdown
-table), ``results.png`` (a bar chart, when matplotlib is installed) and ``submission.json``:
-every episode's action log with its world, procedure, env id, configuration, seed, engine
-version, per-step rewards and final state hash — what ``cwgym verify`` replays.
+table and the failures), ``results.png`` (a bar chart, when matplotlib is installed) and
+``submission.json``: every episode's action log with its world, procedure, env id,
+configuration, seed (not on a hidden split), engine version, per-step rewards, failure and
+final state hash — what ``cwgym verify`` replays.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import multiprocessing as mp
-import os
+import shlex
 import sys
 import time
-import traceback
-import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,21 +39,41 @@ from typing import Any
 import numpy as np
 
 from cwgym._version import __version__, engine_version
+from cwgym.leaderboard.actions import checked_action, from_json, to_json
+from cwgym.leaderboard.agent_host import AgentSpecError, split_spec
+from cwgym.leaderboard.agent_process import (
+    DEFAULT_STEP_TIMEOUT,
+    AgentFault,
+    AgentLoadError,
+    AgentProcess,
+)
+from cwgym.leaderboard.sealing import agent_info, task_view
+from cwgym.leaderboard.splits import SecretError, Split, read_secret, suite_seeds
 
 __all__ = [
     "SUBMISSION_FORMAT",
+    "SuiteError",
+    "UsageError",
     "action_family",
+    "evaluate",
     "from_json",
-    "load_agent",
     "load_suite",
     "replay_episode",
+    "select_tasks",
     "suite_seeds",
     "summarize",
     "to_json",
 ]
 
-SUBMISSION_FORMAT = "cwgym-submission/1"
-ACTION_TIMEOUT = 120.0  # seconds the agent may take for one reply
+SUBMISSION_FORMAT = "cwgym-submission/2"
+
+
+class SuiteError(ValueError):
+    """A suite, or a task asked of it, that cannot be evaluated."""
+
+
+class UsageError(ValueError):
+    """Options that cannot be used together, or a value out of range."""
 
 
 # -- suites -------------------------------------------------------------------------------
@@ -63,11 +83,26 @@ def suites_dir() -> Path:
     return envs_dir()
 
 
+def leaderboard_suites() -> list[str]:
+    """The names of the leaderboard suites under ``envs/``."""
+    names = []
+    for path in sorted(suites_dir().glob("*.json")):
+        try:
+            if json.loads(path.read_text()).get("kind") == "leaderboard":
+                names.append(path.stem)
+        except (OSError, ValueError, AttributeError):
+            continue
+    return names
+
+
 def load_suite(name_or_path: str) -> dict[str, Any]:
     """A leaderboard suite: ``envs/<name>.json`` (``"kind": "leaderboard"``) or a path; checked against the registry.
 
     Each task names a registered env id, a seed range inside that env's held-out test
-    range, and an episode count; :func:`suite_seeds` fixes the seeds.
+    range, and an episode count; :func:`suite_seeds` fixes the public seeds.
+
+    Raises:
+        SuiteError: no such suite, not a leaderboard suite, or a task that does not fit.
     """
     import gymnasium as gym
 
@@ -76,61 +111,48 @@ def load_suite(name_or_path: str) -> dict[str, Any]:
     path = Path(name_or_path)
     if not path.suffix:
         path = suites_dir() / f"{name_or_path}.json"
+        if not path.is_file():
+            raise SuiteError(f"unknown suite {name_or_path!r}: the leaderboard suites are {', '.join(leaderboard_suites())} (or give a suite file's path)")
     try:
         suite = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
-        raise SystemExit(f"cwgym: cannot read suite {name_or_path!r} ({exc})") from None
+        raise SuiteError(f"cannot read suite {name_or_path!r} ({exc})") from None
     if not isinstance(suite, dict) or suite.get("kind") != "leaderboard":
-        raise SystemExit(f"cwgym: {path} is not a leaderboard suite (it needs \"kind\": \"leaderboard\")")
+        raise SuiteError(f"{path} is not a leaderboard suite (it needs \"kind\": \"leaderboard\")")
     for index, task in enumerate(suite.get("tasks", [])):
         where = f"suite {suite.get('suite')} tasks[{index}]"
         if task.get("env") not in gym.registry:
-            raise SystemExit(f"cwgym: {where}: unknown env {task.get('env')!r}")
+            raise SuiteError(f"{where}: unknown env {task.get('env')!r} (`cwgym list` lists the envs)")
         lo, hi = task["seeds"]
         test_lo, test_hi = gym.registry[task["env"]].kwargs.get("test_seeds", [1000000, 1010000])
         if not (test_lo <= lo < hi <= test_hi) or not (0 < task["episodes"] <= hi - lo):
-            raise SystemExit(f"cwgym: {where}: seeds {task['seeds']} and episodes must lie in the test range {[test_lo, test_hi]}")
+            raise SuiteError(f"{where}: seeds {task['seeds']} and episodes must lie in the test range {[test_lo, test_hi]}")
     return suite
 
 
-def suite_seeds(suite: dict[str, Any], task: dict[str, Any], episodes: int | None = None) -> list[int]:
-    """The fixed seeds of a task: drawn without replacement from its range by the suite's seed."""
-    lo, hi = task["seeds"]
-    count = task["episodes"] if episodes is None else min(episodes, task["episodes"])
-    rng = np.random.default_rng([int(suite.get("seed", 0)), zlib.crc32(task["env"].encode())])
-    drawn = rng.choice(hi - lo, size=task["episodes"], replace=False)
-    return [int(lo + s) for s in drawn[:count]]
+def select_tasks(suite: dict[str, Any], tasks: list[str] | None) -> list[dict[str, Any]]:
+    """The suite's tasks, or those of ``tasks`` (env ids) in the suite's order.
+
+    Raises:
+        SuiteError: an id that is not one of the suite's tasks (named, with where to look).
+    """
+    if tasks is None:
+        return list(suite["tasks"])
+    if not tasks:
+        raise SuiteError("--tasks names no task")
+    import gymnasium as gym
+
+    import cwgym.rl  # noqa: F401
+
+    known = {t["env"] for t in suite["tasks"]}
+    for env_id in tasks:
+        if env_id not in known:
+            why = "a registered env, but not one of the suite's tasks" if env_id in gym.registry else "not a registered env (`cwgym list` lists them)"
+            raise SuiteError(f"--tasks: {env_id!r} is {why}; the tasks of suite {suite['suite']} are the env ids of its file")
+    return [t for t in suite["tasks"] if t["env"] in tasks]
 
 
-# -- actions as JSON ----------------------------------------------------------------------
-def to_json(value: Any) -> Any:
-    """An action as JSON data (arrays become lists, numpy scalars Python numbers)."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    raise TypeError(f"an action must be JSON data or numpy, got {type(value).__name__}")
-
-
-def from_json(space: Any, value: Any) -> Any:
-    """The action the env is stepped with, from its JSON form (the same in eval and verify)."""
-    from gymnasium import spaces
-
-    if isinstance(space, spaces.Box):
-        return np.asarray(value, dtype=space.dtype)
-    if isinstance(space, (spaces.MultiDiscrete, spaces.MultiBinary)):
-        return np.asarray(value, dtype=space.dtype)
-    if isinstance(space, spaces.OneOf) and isinstance(value, list) and len(value) == 2:
-        return (int(value[0]), from_json(space.spaces[int(value[0])], value[1]))
-    return value
-
-
+# -- actions ------------------------------------------------------------------------------
 def action_family(codec: Any, action: Any, info: dict) -> str:
     """The action family an action is sent as (``refused`` when the interface refused it)."""
     from cwgym.rl.actions import FlatCodec
@@ -153,103 +175,6 @@ def action_family(codec: Any, action: Any, info: dict) -> str:
     return families[0] if len(families) == 1 else "mixed"
 
 
-# -- plain data across the process boundary -------------------------------------------------
-PLAIN = (str, int, float, bool, type(None), np.ndarray, np.generic)
-
-
-def plain(value: Any, where: str = "message") -> Any:
-    """``value`` if it holds only plain data (containers, scalars, arrays); else ``TypeError``."""
-    from gymnasium import spaces
-
-    if isinstance(value, PLAIN):
-        if isinstance(value, np.ndarray) and value.dtype == object:
-            raise TypeError(f"{where}: object arrays cannot cross to the agent")
-        return value
-    if isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            plain(v, f"{where}[{i}]")
-        return value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            plain(v, f"{where}[{k!r}]")
-        return value
-    if isinstance(value, spaces.Space) and type(value).__module__.startswith("gymnasium."):
-        return value
-    raise TypeError(f"{where}: {type(value).__name__} is not plain data and never crosses to the agent")
-
-
-# -- the agent process ------------------------------------------------------------------------
-def load_agent(spec: str) -> Any:
-    """The agent a ``module:factory`` string names (the factory is called with no arguments)."""
-    module_name, _, factory = spec.partition(":")
-    if not module_name or not factory:
-        raise ValueError(f"an agent is named module:factory, got {spec!r}")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    module = importlib.import_module(module_name)
-    return getattr(module, factory)()
-
-
-def _agent_main(spec: str, conn: Any) -> None:
-    """The child: load the agent, answer every observation with an action."""
-    try:
-        agent = load_agent(spec)
-        conn.send(("ready", None))
-        while True:
-            kind, payload = conn.recv()
-            if kind == "reset":
-                agent.reset(payload["task"], payload["observation"], payload["info"])
-                conn.send(("action", to_json(agent.act(payload["observation"], 0.0, payload["info"]))))
-            elif kind == "step":
-                conn.send(("action", to_json(agent.act(payload["observation"], payload["reward"], payload["info"]))))
-            elif kind == "end":
-                end = getattr(agent, "end", None)
-                if end is not None:
-                    end(payload["observation"], payload["reward"], payload["terminated"], payload["truncated"], payload["info"])
-                conn.send(("ok", None))
-            else:
-                conn.send(("ok", None))
-                return
-    except Exception:
-        conn.send(("error", traceback.format_exc()))
-
-
-class AgentProcess:
-    """The agent in a ``spawn`` child; only plain data crosses the pipe."""
-
-    def __init__(self, spec: str) -> None:
-        ctx = mp.get_context("spawn")
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_agent_main, args=(spec, child), daemon=True, name=f"cwgym-agent {spec}")
-        self.process.start()
-        child.close()
-        self._expect("ready")
-
-    def _expect(self, kind: str) -> Any:
-        if not self.conn.poll(ACTION_TIMEOUT):
-            raise RuntimeError(f"the agent did not answer within {ACTION_TIMEOUT:.0f} s")
-        got, payload = self.conn.recv()
-        if got == "error":
-            raise RuntimeError(f"the agent failed:\n{payload}")
-        if got != kind:
-            raise RuntimeError(f"the agent sent {got!r}, expected {kind!r}")
-        return payload
-
-    def ask(self, kind: str, payload: dict[str, Any]) -> Any:
-        self.conn.send((kind, plain(payload)))
-        return self._expect("ok" if kind == "end" else "action")
-
-    def close(self) -> None:
-        try:
-            self.conn.send(("close", None))
-            self.conn.poll(5)
-        except (OSError, BrokenPipeError):
-            pass
-        self.process.join(5)
-        if self.process.is_alive():
-            self.process.kill()
-
-
 # -- episodes ---------------------------------------------------------------------------------
 def make_env(env_id: str) -> Any:
     import gymnasium as gym
@@ -259,98 +184,108 @@ def make_env(env_id: str) -> Any:
     return gym.make(env_id)
 
 
-def _info(info: dict) -> dict:
-    """``info`` as JSON data (what the agent receives)."""
-    return json.loads(json.dumps(info, default=to_json))
-
-
-def task_of(env: Any, env_id: str, seed: int) -> dict[str, Any]:
+def _identity(env: Any, env_id: str, seed: int) -> dict[str, Any]:
     base = env.unwrapped
     return {
         "env_id": env_id,
         "procedure": base.config.procedure,
-        "world": base._blueprint.world_name,
-        "machine": base._blueprint.machine,
+        "world": base.world_name,
+        "machine": base.machine,
         "seed": seed,
         "config": dict(env.spec.kwargs),
-        "max_episode_steps": env.spec.max_episode_steps,
-        "action_space": env.action_space,
-        "observation_space": env.observation_space,
     }
 
 
-def run_episode(agent: AgentProcess, env: Any, env_id: str, seed: int) -> dict[str, Any]:
-    """One episode of the agent on instance ``seed``; its log and scores."""
+def episode_name(env_id: str, index: int, seed: int | None) -> str:
+    """``env#seed`` on the public split; ``env#hidden-i`` (the task's ``i``-th episode) on a hidden one."""
+    return f"{env_id}#{seed}" if seed is not None else f"{env_id}#hidden-{index}"
+
+
+def run_episode(agent: AgentProcess, env: Any, env_id: str, index: int, seed: int, split: Split, privileged: bool = False) -> tuple[dict[str, Any], bool]:
+    """One episode of the agent on instance ``seed``: its record, and whether the agent's process broke."""
     base = env.unwrapped
-    codec = base._blueprint.actions
-    task = task_of(env, env_id, seed)
+    codec = base.action_codec
+    identity = _identity(env, env_id, seed)
     observation, info = env.reset(seed=seed)
-    action = agent.ask("reset", {"task": task, "observation": observation, "info": _info(info)})
+    task = task_view(env, info["instruction"], privileged, identity)
     actions, rewards, families = [], [], Counter()
     terminated = truncated = False
-    while True:
-        actions.append(action)
-        stepped = from_json(env.action_space, action)
-        observation, reward, terminated, truncated, info = env.step(stepped)
-        rewards.append(float(reward))
-        families[action_family(codec, stepped, info)] += 1
-        message = {"observation": observation, "reward": float(reward), "info": _info(info)}
-        if terminated or truncated:
-            agent.ask("end", {**message, "terminated": bool(terminated), "truncated": bool(truncated)})
-            break
-        action = agent.ask("step", message)
-    return {
-        "episode": f"{env_id}#{seed}",
+    failure: AgentFault | None = None
+    try:
+        action, stepped = agent.act({"type": "reset", "task": task, "observation": observation, "info": agent_info(info)}, env.action_space)
+        while True:
+            actions.append(action)
+            observation, reward, terminated, truncated, info = env.step(stepped)
+            rewards.append(float(reward))
+            families[action_family(codec, stepped, info)] += 1
+            message = {"observation": observation, "reward": float(reward), "info": agent_info(info)}
+            if terminated or truncated:
+                agent.end({"type": "end", **message, "terminated": bool(terminated), "truncated": bool(truncated)})
+                break
+            action, stepped = agent.act({"type": "step", **message}, env.action_space)
+    except AgentFault as fault:
+        failure = fault
+    record = {
+        "episode": episode_name(env_id, index, None if split.hidden else seed),
         "env_id": env_id,
-        "world": task["world"],
-        "procedure": task["procedure"],
-        "machine": task["machine"],
-        "config": task["config"],
-        "max_episode_steps": task["max_episode_steps"],
-        "seed": seed,
+        "index": index,
+        **({} if split.hidden else {"seed": seed}),
+        "world": identity["world"],
+        "procedure": identity["procedure"],
+        "machine": identity["machine"],
+        "config": identity["config"],
+        "max_episode_steps": env.spec.max_episode_steps,
         "engine_version": engine_version,
         "actions": actions,
         "rewards": rewards,
         "return": float(sum(rewards)),
         "steps": len(actions),
-        "success": bool(info["verification"].get("passed")),
+        "success": bool(info["verification"].get("passed")) and failure is None,
         "terminated": bool(terminated),
         "truncated": bool(truncated),
+        "failure": None if failure is None else f"step {len(actions)}: {failure.reason}",
         "families": dict(sorted(families.items())),
-        "final_state_hash": base._episode.world.state_hash(),
+        "final_state_hash": base.state_hash(),
     }
+    if failure is not None and failure.detail:
+        record["failure_detail"] = failure.detail
+    return record, failure is not None and failure.broken
 
 
-def replay_episode(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay an episode's action log without the agent; its recomputed scores and final hash."""
+def replay_episode(record: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Replay an episode's action log on instance ``seed`` without the agent; its recomputed scores and final hash.
+
+    ``success`` is the verifier's verdict at the end and the record's own ``failure``
+    absent: an episode the agent broke off scores nothing, whatever the world shows.
+    """
     env = make_env(record["env_id"])
     base = env.unwrapped
-    codec = base._blueprint.actions
-    env.reset(seed=record["seed"])
+    codec = base.action_codec
+    env.reset(seed=seed)
     rewards, families = [], Counter()
     terminated = truncated = False
     info: dict = {"verification": {}}
     for action in record["actions"]:
         if terminated or truncated:
             raise ValueError("actions after the episode ended")
-        stepped = from_json(env.action_space, action)
+        stepped = checked_action(env.action_space, action)
         _, reward, terminated, truncated, info = env.step(stepped)
         rewards.append(float(reward))
         families[action_family(codec, stepped, info)] += 1
     out = {
-        "world": base._blueprint.world_name,
+        "world": base.world_name,
         "procedure": base.config.procedure,
-        "machine": base._blueprint.machine,
+        "machine": base.machine,
         "config": dict(env.spec.kwargs),
         "max_episode_steps": env.spec.max_episode_steps,
         "rewards": rewards,
         "return": float(sum(rewards)),
         "steps": len(rewards),
-        "success": bool(info["verification"].get("passed")),
+        "success": bool(info["verification"].get("passed")) and record.get("failure") is None,
         "terminated": bool(terminated),
         "truncated": bool(truncated),
         "families": dict(sorted(families.items())),
-        "final_state_hash": base._episode.world.state_hash(),
+        "final_state_hash": base.state_hash(),
     }
     env.close()
     return out
@@ -371,6 +306,7 @@ def summarize(episodes: list[dict[str, Any]]) -> dict[str, Any]:
                 "env_id": env_id,
                 "episodes": len(es),
                 "success_rate": round(sum(e["success"] for e in es) / len(es), 6),
+                "failures": sum(e.get("failure") is not None for e in es),
                 "mean_reward": round(float(np.mean([e["return"] for e in es])), 6),
                 "mean_steps": round(float(np.mean([e["steps"] for e in es])), 6),
                 "actions_by_family": dict(sorted(families.items())),
@@ -380,27 +316,38 @@ def summarize(episodes: list[dict[str, Any]]) -> dict[str, Any]:
     overall = {
         "episodes": n,
         "success_rate": round(sum(e["success"] for e in episodes) / n, 6) if n else 0.0,
+        "failures": sum(e.get("failure") is not None for e in episodes),
         "mean_reward": round(float(np.mean([e["return"] for e in episodes])), 6) if n else 0.0,
         "task_success_rate": round(float(np.mean([r["success_rate"] for r in rows])), 6) if rows else 0.0,
     }
     return {"tasks": rows, "overall": overall}
 
 
-def markdown(results: dict[str, Any]) -> str:
+def _split_words(split: dict[str, Any]) -> str:
+    if split.get("kind") == "hidden":
+        return f"hidden split (secret sha256 {split['secret_sha256'][:12]}…)"
+    return "public split"
+
+
+def markdown(results: dict[str, Any], failures: list[dict[str, Any]] | None = None) -> str:
     lines = [
         f"# {results['agent']} on {results['suite']}",
         "",
-        f"engine {results['engine_version']}, {results['overall']['episodes']} episodes, "
-        f"success {results['overall']['success_rate']:.1%}, mean reward {results['overall']['mean_reward']:.3f}",
+        f"engine {results['engine_version']}, {results['agent_view']} agent, {_split_words(results['split'])}, "
+        f"{results['overall']['episodes']} episodes, success {results['overall']['success_rate']:.1%}, "
+        f"mean reward {results['overall']['mean_reward']:.3f}, {results['overall']['failures']} agent failures",
         "",
-        "| task | episodes | success | mean reward | mean steps | actions by family |",
-        "|---|---:|---:|---:|---:|---|",
+        "| task | episodes | success | agent failures | mean reward | mean steps | actions by family |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in results["tasks"]:
         families = ", ".join(f"{k} {v}" for k, v in r["actions_by_family"].items())
         lines.append(
-            f"| `{r['env_id']}` | {r['episodes']} | {r['success_rate']:.0%} | {r['mean_reward']:.3f} | {r['mean_steps']:.1f} | {families} |"
+            f"| `{r['env_id']}` | {r['episodes']} | {r['success_rate']:.0%} | {r['failures']} | {r['mean_reward']:.3f} | {r['mean_steps']:.1f} | {families} |"
         )
+    if failures:
+        lines += ["", "Agent failures (the episode scores nothing):", ""]
+        lines += [f"- `{e['episode']}` {e['failure'].replace('`', chr(39))}" for e in failures]
     return "\n".join(lines) + "\n"
 
 
@@ -429,38 +376,104 @@ def chart(results: dict[str, Any], path: Path) -> str | None:
 
 
 # -- the command ------------------------------------------------------------------------------
+def add_secret_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--secret-file PATH`` / ``--secret-env VAR``: the secret of a hidden split."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--secret-file", metavar="PATH", help=f"{what} the hidden split this file's secret derives")
+    group.add_argument("--secret-env", metavar="VAR", help=f"{what} the hidden split the secret in this environment variable derives")
+
+
+def secret_of(args: argparse.Namespace) -> bytes | None:
+    """The secret the options name, or ``None`` (the public split). Raises :class:`SecretError`."""
+    if args.secret_file is None and args.secret_env is None:
+        return None
+    return read_secret(args.secret_file, args.secret_env)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("eval", help="run an agent (module:factory) over a leaderboard suite in its own process")
-    parser.add_argument("--agent", required=True, help="module:factory, e.g. baselines.expert:make_agent")
+    parser = sub.add_parser("eval", help="run an agent (file.py:factory or module:factory) over a leaderboard suite in its own process")
+    parser.add_argument("--agent", required=True, help="path/to/agent.py:factory or module:factory, e.g. baselines.random_agent:make_agent")
     parser.add_argument("--suite", default="leaderboard-v0", help="suite name (envs/NAME.json) or path")
     parser.add_argument("--out", required=True, help="directory for results and the submission")
-    parser.add_argument("--episodes", type=int, help="at most this many episodes per task (the suite's first seeds)")
-    parser.add_argument("--tasks", help="comma-separated env ids: only these tasks of the suite")
+    parser.add_argument("--episodes", type=int, help="at most this many episodes per task (the first seeds); cwgym verify refuses such a partial run")
+    parser.add_argument("--tasks", help="comma-separated env ids: only these tasks of the suite; cwgym verify refuses such a partial run")
+    parser.add_argument("--step-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, help=f"seconds the agent may take for one step (default {DEFAULT_STEP_TIMEOUT:g})")
+    parser.add_argument("--agent-launcher", metavar="CMD", help="start the agent's interpreter through this command (an OS sandbox, e.g. 'unshare --user --map-root-user --pid --fork --mount-proc')")
+    parser.add_argument("--privileged", action="store_true", help="also tell the agent the env id, procedure, seed and configuration (reference agents such as the expert); the results say so")
+    add_secret_options(parser, "play")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
 
-def evaluate(agent_spec: str, suite_name: str, out: Path, episodes: int | None = None, tasks: list[str] | None = None, progress: bool = True) -> dict[str, Any]:
+def evaluate(
+    agent_spec: str,
+    suite_name: str,
+    out: Path,
+    episodes: int | None = None,
+    tasks: list[str] | None = None,
+    progress: bool = True,
+    *,
+    privileged: bool = False,
+    secret: bytes | None = None,
+    step_timeout: float = DEFAULT_STEP_TIMEOUT,
+    hide_env: tuple[str, ...] = (),
+    launcher: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """Run ``agent_spec`` over the suite and write the results and submission to ``out``.
+
+    ``hide_env`` names environment variables the agent's process does not inherit;
+    ``launcher`` is a command (and its arguments) the agent's interpreter is started through.
+
+    Raises:
+        SuiteError: an unknown suite or task.
+        AgentSpecError, AgentLoadError: the agent cannot be named or loaded.
+        UsageError: a bad option (a privileged agent on a hidden split, a step timeout <= 0,
+            fewer than one episode).
+    """
+    if privileged and secret is not None:
+        raise UsageError("--privileged tells the agent its seeds and a hidden split keeps them secret: use one or the other")
+    if not step_timeout > 0:
+        raise UsageError(f"--step-timeout must be positive, got {step_timeout}")
+    if episodes is not None and episodes < 1:
+        raise UsageError(f"--episodes must be at least 1, got {episodes}")
+    target, _, is_file = split_spec(agent_spec)
+    if is_file and not Path(target).is_file():
+        raise AgentSpecError(f"no agent file {target}")
     suite = load_suite(suite_name)
-    plan = [(t["env"], s) for t in suite["tasks"] if not tasks or t["env"] in tasks for s in suite_seeds(suite, t, episodes)]
+    chosen = select_tasks(suite, tasks)
+    split = Split(secret)
+    plan = [(t["env"], i, s) for t in chosen for i, s in enumerate(split.seeds(suite, t, episodes))]
     records: list[dict[str, Any]] = []
     started = time.perf_counter()
-    agent = AgentProcess(agent_spec)
+    agent: AgentProcess | None = AgentProcess(agent_spec, step_timeout, hide_env, launcher)
     try:
         from tqdm import tqdm
 
         envs: dict[str, Any] = {}
-        for env_id, seed in tqdm(plan, desc=f"eval {agent_spec}", unit="ep", disable=not progress):
+        for env_id, index, seed in tqdm(plan, desc=f"eval {agent_spec}", unit="ep", disable=not progress):
+            if agent is None:
+                agent = AgentProcess(agent_spec, step_timeout, hide_env, launcher)
             if env_id not in envs:
                 envs[env_id] = make_env(env_id)
-            records.append(run_episode(agent, envs[env_id], env_id, seed))
+            record, broken = run_episode(agent, envs[env_id], env_id, index, seed, split, privileged)
+            records.append(record)
+            if broken:
+                agent.kill()
+                agent = None
+        for env in envs.values():
+            env.close()
     finally:
-        agent.close()
+        if agent is not None:
+            agent.close()
+    view = "privileged" if privileged else "sealed"
     results = {
         "suite": suite["suite"],
         "agent": agent_spec,
+        "agent_view": view,
+        "split": split.describe(),
         "engine_version": engine_version,
         "cwgym_version": __version__,
+        "step_timeout": step_timeout,
         "wall_seconds": round(time.perf_counter() - started, 1),
         **summarize(records),
     }
@@ -469,28 +482,51 @@ def evaluate(agent_spec: str, suite_name: str, out: Path, episodes: int | None =
         "format": SUBMISSION_FORMAT,
         "suite": suite["suite"],
         "agent": agent_spec,
+        "agent_view": view,
+        "split": split.describe(),
         "engine_version": engine_version,
         "cwgym_version": __version__,
+        "step_timeout": step_timeout,
+        "agent_launcher": shlex.join(launcher) if launcher else None,
         "episodes_per_task": episodes,
+        "tasks": [t["env"] for t in chosen],
         "episodes": records,
     }
     (out / "submission.json").write_text(json.dumps(submission, indent=1) + "\n")
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    (out / "results.md").write_text(markdown(results))
+    (out / "results.md").write_text(markdown(results, [r for r in records if r["failure"] is not None]))
     skipped = chart(results, out / "results.png")
     if skipped:
         print(f"cwgym eval: {skipped}", file=sys.stderr)
     return results
 
 
-def run(args: argparse.Namespace) -> int:
-    tasks = [t.strip() for t in args.tasks.split(",")] if args.tasks else None
+def _launcher(command: str | None) -> tuple[str, ...]:
+    if command is None:
+        return ()
     try:
-        results = evaluate(args.agent, args.suite, Path(args.out), args.episodes, tasks, progress=not args.quiet)
-    except (RuntimeError, ValueError, ImportError) as exc:
-        print(f"cwgym eval: {exc}", file=sys.stderr)
-        return 1
+        words = tuple(shlex.split(command))
+    except ValueError as exc:
+        raise UsageError(f"--agent-launcher {command!r}: {exc}") from None
+    if not words:
+        raise UsageError("--agent-launcher names no command")
+    return words
+
+
+def run(args: argparse.Namespace) -> int:
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks is not None else None
+    try:
+        launcher = _launcher(args.agent_launcher)
+        secret = secret_of(args)
+        results = evaluate(
+            args.agent, args.suite, Path(args.out), args.episodes, tasks, progress=not args.quiet,
+            privileged=args.privileged, secret=secret, step_timeout=args.step_timeout,
+            hide_env=(args.secret_env,) if args.secret_env else (), launcher=launcher,
+        )
+    except (SuiteError, UsageError, SecretError, AgentSpecError, AgentLoadError) as exc:
+        print(f"cwgym eval: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
     o = results["overall"]
-    print(markdown(results))
-    print(f"{o['episodes']} episodes: success {o['success_rate']:.1%}, mean reward {o['mean_reward']:.3f}; wrote {args.out}")
+    print((Path(args.out) / "results.md").read_text())
+    print(f"{o['episodes']} episodes: success {o['success_rate']:.1%}, mean reward {o['mean_reward']:.3f}, {o['failures']} agent failures; wrote {args.out}")
     return 0

@@ -1,14 +1,20 @@
 """``cwgym verify``: replay a submission without the agent and recompute every score.
 
-    cwgym verify runs/expert
+    cwgym verify runs/random
+    cwgym verify runs/hidden --secret-file ~/hidden.key
 
-Reads ``DIR/submission.json`` (and ``DIR/results.json`` when present), and for every
-episode: checks its engine version, that its env's configuration, world and procedure are
-the registered ones, that its seed is one the suite fixes for that task (and no seed is
-played twice); replays its action log in a fresh env; and compares the recomputed
-per-step rewards, return, steps, success and final state hash with the recorded ones. The
-scores in ``results.json`` must be what the episodes summarize to. The first mismatch of
-each episode is reported naming the episode; any mismatch exits 1.
+Reads ``DIR/submission.json`` (and ``DIR/results.json`` when present). It first refuses,
+in one line and with exit status 2, a submission it cannot judge: unreadable, of another
+format, of a suite that cannot be loaded, empty, missing an episode the suite requires
+(each task's full episode count), or made on a hidden split when the same secret is not
+given. Then for every episode it checks the engine version, that the episode is one the
+suite fixes (its index, and on the public split its seed) and is not played twice;
+replays its action log in a fresh env on the episode's seed (recomputed from the secret on
+a hidden split); and compares the recomputed per-step rewards, return, steps, success and
+final state hash with the recorded ones. A log that stops before its episode ended must
+record the agent failure that stopped it. The scores in ``results.json`` must be what the
+episodes summarize to. The first mismatch of each episode is reported naming the episode;
+any mismatch exits 1.
 """
 
 from __future__ import annotations
@@ -20,41 +26,33 @@ from pathlib import Path
 from typing import Any
 
 from cwgym._version import engine_version
-from cwgym.cli.eval import SUBMISSION_FORMAT, load_suite, replay_episode, suite_seeds, summarize
+from cwgym.cli.eval import (
+    SUBMISSION_FORMAT,
+    SuiteError,
+    add_secret_options,
+    episode_name,
+    load_suite,
+    replay_episode,
+    secret_of,
+    summarize,
+)
+from cwgym.leaderboard.splits import SecretError, Split
 
-__all__ = ["verify"]
+__all__ = ["Refused", "check", "verify"]
 
 COMPARED = ("world", "procedure", "machine", "config", "max_episode_steps", "rewards", "return", "steps", "success", "terminated", "truncated", "families", "final_state_hash")
+
+
+class Refused(Exception):
+    """A submission ``cwgym verify`` cannot judge (exit status 2)."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("verify", help="replay a submission without the agent and recompute its scores")
     parser.add_argument("dir", help="a directory cwgym eval wrote (submission.json, results.json)")
     parser.add_argument("--suite", help="verify against this suite (name or path) instead of the one the submission names")
+    add_secret_options(parser, "the submission was played on")
     parser.set_defaults(run=run)
-
-
-def _episode_problems(record: dict[str, Any], allowed: dict[str, set[int]] | None, seen: set[str]) -> list[str]:
-    name = record.get("episode", "?")
-    env_id, seed = record.get("env_id"), record.get("seed")
-    if name != f"{env_id}#{seed}":
-        return [f"episode {name}: its name does not match env {env_id} seed {seed}"]
-    if name in seen:
-        return [f"episode {name}: played twice"]
-    seen.add(name)
-    if record.get("engine_version") != engine_version:
-        return [f"episode {name}: engine version {record.get('engine_version')} is not this engine's {engine_version}"]
-    if allowed is not None and (env_id not in allowed or seed not in allowed[env_id]):
-        return [f"episode {name}: seed {seed} is not a seed the suite fixes for {env_id}"]
-    try:
-        replayed = replay_episode(record)
-    except Exception as exc:
-        return [f"episode {name}: the replay failed: {type(exc).__name__}: {exc}"]
-    problems = []
-    for key in COMPARED:
-        if record.get(key) != replayed[key]:
-            problems.append(f"episode {name}: {key} recorded {_short(record.get(key))}, replay gives {_short(replayed[key])}")
-    return problems
 
 
 def _short(value: Any) -> str:
@@ -62,36 +60,112 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def verify(directory: Path, suite: str | None = None, progress: bool = False) -> list[str]:
+def _split(submission: dict[str, Any], secret: bytes | None) -> Split:
+    recorded = submission.get("split")
+    if recorded == {"kind": "public"}:
+        if secret is not None:
+            raise Refused("the submission was played on the public split; it needs no secret")
+        return Split()
+    if not isinstance(recorded, dict) or recorded.get("kind") != "hidden":
+        raise Refused(f"the submission's split {_short(recorded)} is neither public nor hidden")
+    if secret is None:
+        raise Refused("the submission was played on a hidden split: give its secret with --secret-file or --secret-env")
+    split = Split(secret)
+    if split.describe() != recorded:
+        raise Refused(f"the secret given is not the one the submission was played with (sha256 {recorded.get('secret_sha256')})")
+    return split
+
+
+def _seeds(suite: dict[str, Any], split: Split) -> dict[str, list[int]]:
+    return {t["env"]: split.seeds(suite, t) for t in suite["tasks"]}
+
+
+def _complete(suite: dict[str, Any], episodes: list[Any]) -> None:
+    if not episodes:
+        raise Refused("the submission holds no episodes")
+    have: dict[str, set] = {}
+    for e in episodes:
+        if isinstance(e, dict):
+            have.setdefault(e.get("env_id"), set()).add(e.get("index"))
+    missing = [(t["env"], t["episodes"], len(have.get(t["env"], set()) & set(range(t["episodes"])))) for t in suite["tasks"]]
+    missing = [m for m in missing if m[2] < m[1]]
+    if missing:
+        env_id, wanted, got = missing[0]
+        more = f" (and {len(missing) - 1} more tasks)" if len(missing) > 1 else ""
+        raise Refused(f"the submission is incomplete: suite {suite['suite']} requires {wanted} episodes of {env_id}, it holds {got}{more}")
+
+
+def _episode_problems(record: dict[str, Any], seeds: dict[str, list[int]], split: Split, seen: set[str]) -> list[str]:
+    env_id, index = record.get("env_id"), record.get("index")
+    name = str(record.get("episode", "?"))
+    if env_id not in seeds or not isinstance(index, int) or not 0 <= index < len(seeds[env_id]):
+        return [f"episode {name}: episode {index} of {env_id} is not one the suite fixes"]
+    seed = seeds[env_id][index]
+    if split.hidden and "seed" in record:
+        return [f"episode {name}: a hidden-split episode records its seed"]
+    if not split.hidden and record.get("seed") != seed:
+        return [f"episode {name}: seed {record.get('seed')} is not the seed the suite fixes for episode {index} of {env_id}"]
+    if name != episode_name(env_id, index, None if split.hidden else seed):
+        return [f"episode {name}: its name does not match env {env_id} episode {index}"]
+    if name in seen:
+        return [f"episode {name}: played twice"]
+    seen.add(name)
+    if record.get("engine_version") != engine_version:
+        return [f"episode {name}: engine version {record.get('engine_version')} is not this engine's {engine_version}"]
+    try:
+        replayed = replay_episode(record, seed)
+    except Exception as exc:
+        return [f"episode {name}: the replay failed: {type(exc).__name__}: {exc}"]
+    problems = [
+        f"episode {name}: {key} recorded {_short(record.get(key))}, replay gives {_short(replayed[key])}"
+        for key in COMPARED
+        if record.get(key) != replayed[key]
+    ]
+    if not problems and record.get("failure") is None and not (replayed["terminated"] or replayed["truncated"]):
+        problems.append(f"episode {name}: its log stops before the episode ended, yet it records no agent failure")
+    return problems
+
+
+def check(directory: Path, suite: str | None = None, secret: bytes | None = None, progress: bool = False) -> list[str]:
     """Every problem with the submission in ``directory`` (empty when it verifies).
 
-    The seeds are checked against ``suite`` (a leaderboard suite's name under ``envs/`` or a path), by
-    default the suite the submission names, looked up by name: a submission cannot bring
-    its own suite file.
+    The episodes are checked against ``suite`` (a leaderboard suite's name under ``envs/``
+    or a path), by default the suite the submission names, looked up by name: a
+    submission cannot bring its own suite file.
+
+    Raises:
+        Refused: a submission that cannot be judged (see the module's docstring).
     """
     try:
         submission = json.loads((directory / "submission.json").read_text())
     except (OSError, json.JSONDecodeError) as exc:
-        return [f"no readable submission.json in {directory} ({exc})"]
-    if submission.get("format") != SUBMISSION_FORMAT:
-        return [f"submission format {submission.get('format')!r} is not {SUBMISSION_FORMAT}"]
-    allowed = None
+        raise Refused(f"no readable submission.json in {directory} ({exc})") from None
+    if not isinstance(submission, dict) or submission.get("format") != SUBMISSION_FORMAT:
+        found = submission.get("format") if isinstance(submission, dict) else None
+        raise Refused(f"submission format {found!r} is not {SUBMISSION_FORMAT} (run the agent again with this cwgym eval)")
     try:
         fixed = load_suite(suite or submission["suite"])
-        allowed = {t["env"]: set(suite_seeds(fixed, t)) for t in fixed["tasks"]}
-    except (SystemExit, KeyError) as exc:
-        return [f"the submission's suite {submission.get('suite')!r} cannot be loaded ({exc})"]
+    except (SuiteError, KeyError) as exc:
+        raise Refused(f"the submission's suite {submission.get('suite')!r} cannot be loaded ({exc})") from None
+    split = _split(submission, secret)
+    episodes = submission.get("episodes")
+    if not isinstance(episodes, list):
+        raise Refused("the submission's episodes are not a list")
+    _complete(fixed, episodes)
+    seeds = _seeds(fixed, split)
     problems: list[str] = []
     seen: set[str] = set()
-    episodes = submission.get("episodes", [])
     from tqdm import tqdm
 
     for record in tqdm(episodes, desc="verify", unit="ep", disable=not progress):
-        problems.extend(_episode_problems(record, allowed, seen))
+        if not isinstance(record, dict):
+            problems.append(f"an episode is {type(record).__name__}, not a record")
+            continue
+        problems.extend(_episode_problems(record, seeds, split, seen))
     results_path = directory / "results.json"
     if results_path.exists():
         results = json.loads(results_path.read_text())
-        summary = summarize(episodes)
+        summary = summarize([r for r in episodes if isinstance(r, dict)])
         by_id = {r["env_id"]: r for r in summary["tasks"]}
         for row in results.get("tasks", []):
             expected = by_id.get(row.get("env_id"))
@@ -99,17 +173,36 @@ def verify(directory: Path, suite: str | None = None, progress: bool = False) ->
                 problems.append(f"results.json task {row.get('env_id')}: scores {_short(row)} are not what its episodes give {_short(expected)}")
         if results.get("overall") != summary["overall"]:
             problems.append(f"results.json overall: {_short(results.get('overall'))} is not what the episodes give {_short(summary['overall'])}")
+        for key in ("agent_view", "split"):
+            if results.get(key) != submission.get(key):
+                problems.append(f"results.json {key}: {_short(results.get(key))} is not the submission's {_short(submission.get(key))}")
     return problems
+
+
+def verify(directory: Path, suite: str | None = None, secret: bytes | None = None, progress: bool = False) -> list[str]:
+    """:func:`check`, with a refusal as the one problem: empty when the submission verifies."""
+    try:
+        return check(directory, suite, secret, progress)
+    except Refused as refusal:
+        return [str(refusal)]
 
 
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.dir)
-    problems = verify(directory, args.suite, progress=True)
+    try:
+        problems = check(directory, args.suite, secret_of(args), progress=True)
+    except (Refused, SecretError) as refusal:
+        print(f"cwgym verify: {refusal}", file=sys.stderr)
+        return 2
     if problems:
         for p in problems:
             print(f"cwgym verify: {p}", file=sys.stderr)
         print(f"cwgym verify: REJECTED {directory} ({len(problems)} problem(s))", file=sys.stderr)
         return 1
-    count = len(json.loads((directory / "submission.json").read_text())["episodes"])
-    print(f"cwgym verify: {directory}: {count} episodes replayed; every score and final state hash matches")
+    submission = json.loads((directory / "submission.json").read_text())
+    split = "hidden" if submission["split"]["kind"] == "hidden" else "public"
+    print(
+        f"cwgym verify: {directory}: {len(submission['episodes'])} episodes of a {submission['agent_view']} agent on the "
+        f"{split} split replayed; every score and final state hash matches"
+    )
     return 0

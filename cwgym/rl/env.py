@@ -97,6 +97,27 @@ class ComputerEnv(gym.Env[dict, Any]):
             raise gym.error.ResetNeeded("reset the env first")
         return self._episode.instance.instruction
 
+    @property
+    def world_name(self) -> str:
+        """The name of the world definition the env runs in."""
+        return self._blueprint.world_name
+
+    @property
+    def machine(self) -> str:
+        """The machine the agent's session acts on."""
+        return self._blueprint.machine
+
+    @property
+    def action_codec(self) -> Any:
+        """The codec turning this env's actions into envelopes (its parts and families)."""
+        return self._blueprint.actions
+
+    def state_hash(self) -> str:
+        """The world's state hash now: what a replay of the same actions must reach."""
+        if self._episode.env is None:
+            raise gym.error.ResetNeeded("reset the env first")
+        return self._episode.world.state_hash()
+
     # -- pickling -------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         return {

@@ -1,4 +1,8 @@
-"""The leaderboard: process-isolated agents, verifiable submissions, expert and random scores."""
+"""The leaderboard: process-isolated agents, verifiable submissions, expert and random scores.
+
+The scripted expert needs the task's identity, which a sealed agent is not told: it runs
+privileged here, as it does for the leaderboard's reference row.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cwgym.cli.eval import evaluate, load_suite, suite_seeds
+from cwgym.cli.eval import SuiteError, evaluate, load_suite, suite_seeds
 from cwgym.cli.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +49,7 @@ def expert_run(tmp_path_factory):
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        results = evaluate("baselines.expert:make_agent", str(suite), tmp / "out", progress=False)
+        results = evaluate("baselines.expert:make_agent", str(suite), tmp / "out", progress=False, privileged=True)
     finally:
         os.chdir(cwd)
     return results, tmp / "out", str(suite)
@@ -62,7 +66,7 @@ def test_leaderboard_suite_loads_and_is_not_an_env_suite():
     from cwgym.rl import load_suites
 
     assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal"}
-    with pytest.raises(SystemExit, match="not a leaderboard suite"):
+    with pytest.raises(SuiteError, match="not a leaderboard suite"):
         load_suite("easy")  # an env suite beside it is not a leaderboard
 
 
@@ -74,6 +78,7 @@ def test_expert_scores_full_and_submission_verifies(expert_run):
     submission = json.loads((out / "submission.json").read_text())
     record = submission["episodes"][0]
     assert {"world", "procedure", "env_id", "seed", "engine_version", "actions", "final_state_hash"} <= set(record)
+    assert submission["agent_view"] == "privileged" and submission["split"] == {"kind": "public"}
     assert verify(out, suite) == []
     assert any("cannot be loaded" in p for p in verify(out))  # its suite is no leaderboard suite
 
@@ -112,10 +117,9 @@ def test_random_scores_nothing(small_suite, tmp_path, monkeypatch):
 
 def test_agent_process_cannot_reach_owner_state(small_suite, tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
-    monkeypatch.syspath_prepend(str(HERE))
     probe = tmp_path / "probe.jsonl"
     monkeypatch.setenv("CWGYM_PROBE_OUT", str(probe))
-    evaluate("probe_agent:make_agent", small_suite, tmp_path / "out", episodes=1, progress=False)
+    evaluate(f"{HERE / 'probe_agent.py'}:make_agent", small_suite, tmp_path / "out", episodes=1, progress=False)
     reports = [json.loads(line) for line in probe.read_text().splitlines()]
     assert len(reports) == 2
     for r in reports:
@@ -147,3 +151,24 @@ def test_verify_command_exits_1_naming_the_episode(expert_run, tmp_path, capsys)
     err = capsys.readouterr().err
     assert submission["episodes"][0]["episode"] in err and "final_state_hash" in err and "REJECTED" in err
     assert verify_cli.run(parser.parse_args(["verify", str(out), "--suite", suite])) == 0
+
+
+def test_the_sb3_agent_recognises_its_task_from_the_instruction():
+    """A sealed agent is not told the env id: the SB3 baseline picks its model by the instruction's template."""
+    from types import SimpleNamespace
+
+    import gymnasium as gym
+
+    from baselines.sb3_agent import SB3Agent, instruction_pattern
+
+    ids = ["cwgym/easy-open-app-v0", "cwgym/easy-close-window-v0", "cwgym/ops-backup-script-v0"]
+    envs = {e: gym.make(e) for e in [*ids, "cwgym/terminal-ops-backup-script-v0"]}
+    agent = object.__new__(SB3Agent)
+    agent.models = {e: SimpleNamespace(observation_space=envs[e].observation_space) for e in ids}
+    agent.patterns = {e: instruction_pattern(e) for e in ids}
+    for env_id, env in envs.items():
+        _, info = env.reset(seed=1000003)
+        task = {"instruction": info["instruction"], "observation_space": env.observation_space}
+        expected = env_id if env_id in ids else None  # the terminal variant: same template, another observation space
+        assert agent.recognise(task) == expected, (env_id, info["instruction"])
+    assert agent.recognise({"env_id": "cwgym/easy-open-app-v0", "instruction": ""}) == "cwgym/easy-open-app-v0"

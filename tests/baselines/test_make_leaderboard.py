@@ -25,8 +25,8 @@ def runs(tmp_path_factory):
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        for name in ("expert", "random_agent"):
-            evaluate(f"baselines.{name}:make_agent", str(suite), tmp / name, progress=False)
+        for name in ("expert", "random_agent"):  # the expert needs the task's identity: privileged
+            evaluate(f"baselines.{name}:make_agent", str(suite), tmp / name, progress=False, privileged=name == "expert")
     finally:
         os.chdir(cwd)
     return tmp, str(suite)
@@ -39,6 +39,10 @@ def test_verified_runs_become_rows(runs, tmp_path):
     page = out.read_text()
     assert "| scripted expert | `baselines.expert:make_agent` | 2 | 100.0% |" in page
     assert "| random | `baselines.random_agent:make_agent` | 2 |" in page
+    rows = {line.split(" | ")[0]: line for line in page.splitlines() if line.startswith("| ")}
+    assert "| privileged: told the task and its seed |" in rows["| scripted expert"]
+    assert "| sealed |" in rows["| random"]
+    assert "cwgym eval --agent baselines.expert:make_agent --suite test-board --out runs/expert --privileged" in page
     assert (tmp_path / "leaderboard" / "expert.md").read_text().startswith("# baselines.expert:make_agent")
 
 
