@@ -26,8 +26,10 @@ ALLOWED: dict[str, set[str]] = {
     "environment": {"apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol"},
     "procedures": {"environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
     "rl": {"procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
+    # host-side: the evaluator's process handling (host clock, subprocesses), never the simulator
+    "leaderboard": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
 }
-SIMULATOR = [layer for layer in ALLOWED if layer not in ("procedures", "rl")]
+SIMULATOR = [layer for layer in ALLOWED if layer not in ("procedures", "rl", "leaderboard")]
 
 FORBIDDEN_MODULES = {
     "time", "random", "secrets", "uuid", "socket", "ssl", "subprocess", "os", "shutil", "tempfile",

@@ -114,7 +114,7 @@ class ComputerEnv(gym.Env[dict, Any]):
 
     def state_hash(self) -> str:
         """The world's state hash now: what a replay of the same actions must reach."""
-        if self._episode.env is None:
+        if self._episode.actor is None:
             raise gym.error.ResetNeeded("reset the env first")
         return self._episode.world.state_hash()
 
