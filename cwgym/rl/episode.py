@@ -19,6 +19,7 @@ import numpy as np
 from cwgym.environment import Environment, World
 from cwgym.procedures import Verification, stage
 from cwgym.procedures.checks import FILE_CHECKS
+from cwgym.protocol.plain import clone
 from cwgym.rl.actions import DecodeContext
 from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import TaskConfig
@@ -77,6 +78,7 @@ class Episode:
         self._files_only = False  # every check reads only files: re-verify when they change
         self._verified_files: bytes | None = None
         self.effect_state: str | None = None
+        self._machine: bytes | None = None  # the machine's digest after the last step
         self.reward: Reward = reward_model(self.config.reward, blueprint.footprints)
         self.needs_table = blueprint.observations.wants_table or blueprint.actions.needs_table
 
@@ -90,6 +92,7 @@ class Episode:
         self.seed = seed
         self.steps = 0
         self.effect_state = None
+        self._machine = None
         self.channels = self.actor.observe()["channels"]
         if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
@@ -114,14 +117,21 @@ class Episode:
             summary: dict[str, Any] = {"status": "refused", "reason": decoded.refusal}
         else:
             if decoded.envelopes:
-                result = self.actor.step(decoded.envelopes)
-                outcomes = result["outcomes"]
-                self.channels = result["observation"]["channels"]
-                for outcome in outcomes:
-                    effect = outcome.get("effect")
-                    if effect is not None and effect.get("state") != self.effect_state:
-                        self.effect_state = effect.get("state")
+                # owner side: the runtime's typed step, without the actor handle's copies
+                runtime = self.world.runtime
+                typed = runtime.step(self.actor.id, decoded.envelopes)
+                self.channels = runtime.observe(runtime.session(self.actor.id))["channels"]
+                outcomes = [clone(o.to_plain()) for o in typed]  # the agent's own copies, in info
+                for outcome in typed:
+                    if outcome.effect is not None and str(outcome.effect.state) != self.effect_state:
+                        self.effect_state = str(outcome.effect.state)
                         changed = True
+                # the effect digests what the actor can see; a change it cannot see (a file
+                # it may write but not read) still changes the machine the checks read
+                machine = self.world.machine(self.blueprint.machine).digest()
+                if machine != self._machine:
+                    self._machine = machine
+                    changed = True
             failed = [o["error"]["code"] for o in outcomes if not o["success"] and o.get("error")]
             summary = {"status": "done" if decoded.done else ("failed" if failed else "ok"), "actions": len(outcomes)}
             if failed:
@@ -214,6 +224,7 @@ class Episode:
         self.steps = state["steps"]
         self.channels = state["channels"]
         self.effect_state = state["effect_state"]
+        self._machine = None
         self.reward.__dict__.update(state["reward"])
         if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
