@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import compositor, routing, shell, wm
+import cwgym.desktop.compositor as compositor
+import cwgym.desktop.launcher as launcher
+import cwgym.desktop.routing as routing
+import cwgym.desktop.wm as wm
 from cwgym.desktop.framework import App, AppContext, AppError, lookup
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
@@ -163,10 +166,10 @@ class Seat:
             raise ActionError(errors.INVALID, errors.NO_DESKTOP_SHELL)
 
     def shell_view(self) -> ShellView:
-        return shell.shell_view(self)
+        return launcher.shell_view(self)
 
     def label(self, app_id: str) -> str:
-        return shell.label(self, app_id)
+        return launcher.label(self, app_id)
 
     # -- the operations the families call -------------------------------------------
     def scene(self, width: int, height: int) -> Scene:
@@ -174,13 +177,28 @@ class Seat:
         return compositor.compose(self, width, height)
 
     def list_apps(self, include_uninstalled: bool = False) -> list[dict[str, Any]]:
-        return shell.list_apps(self, include_uninstalled)
+        return launcher.list_apps(self, include_uninstalled)
 
     def launch(self, kind: Any, argument: Any = None) -> int:
-        return shell.launch(self, kind, argument)
+        return launcher.launch(self, kind, argument)
 
     def activate(self, target: Any) -> Any:
-        return shell.activate(self, target)
+        return launcher.activate(self, target)
+
+    def home(self) -> None:
+        """Show the desktop (``application.v1 home``): close panels, minimize every window."""
+        self.require_shell()
+        launcher.home(self)
+
+    def open_launcher(self) -> None:
+        """Open the app grid (``application.v1 launcher``); already open, it stays open."""
+        self.require_shell()
+        launcher.toggle_launcher(self, open_only=True)
+
+    def step_switcher(self) -> None:
+        """Open the window switcher, or move its selection on (``application.v1 switcher``)."""
+        self.require_shell()
+        launcher.switcher_step(self)
 
     def pointer(self, op: str, payload: dict) -> Any:
         return routing.pointer(self, op, payload)

@@ -1,4 +1,7 @@
-"""The shell's behaviour: launching, the launcher, the switcher, the context panel, icons.
+"""The desktop shell's controls: launching apps, the app grid, switcher, context panel, icons.
+
+(This is the GNOME-style *desktop* shell — dock, top bar, panels — not the POSIX shell of
+:mod:`cwgym.machine.shell`.)
 
 Every shell control is reached through :func:`activate` with its interaction target,
 whether a pointer click found it by hit testing or ``application.v1 shell`` named it, so
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import wm
+import cwgym.desktop.wm as wm
 from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
 from cwgym.desktop.clock import clock_text
 from cwgym.desktop.framework import AppError, UnknownTarget, lookup
@@ -39,7 +42,7 @@ from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 
 if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.seatlike import SeatLike
 
 __all__ = [
     "activate",
@@ -55,12 +58,14 @@ __all__ = [
     "toggle_launcher",
 ]
 
-_PANEL_TARGETS = {
+#: Target prefixes inside each kind of open panel.
+PANEL_TARGETS = {
     "launcher": ("shell:grid:", "shell:launcher:search"),
     "switcher": ("shell:switcher:",),
     "context": ("shell:context:",),
 }
-_CHROME = ("shell:launch:", "shell:launcher", "shell:activities")
+#: Target prefixes of the dock and the top bar, which stay usable over the app grid.
+CHROME = ("shell:launch:", "shell:launcher", "shell:activities")
 _PANEL_OPENERS = ("shell:launcher", "shell:activities", "shell:switcher")
 
 
@@ -75,14 +80,14 @@ def _failed() -> ActionError:
 # -- the catalogue as this seat sees it -----------------------------------------------------
 
 
-def installed(seat: Seat) -> list[str]:
+def installed(seat: SeatLike) -> list[str]:
     """Installed application ids (aliases resolved), catalogue order, then others sorted."""
     ids = {canonical_id(a) for a in seat.machine.installed_apps}
     ordered = [a for a in CATALOGUE if a in ids]
     return ordered + sorted(ids - set(ordered))
 
 
-def label(seat: Seat, app_id: str) -> str:
+def label(seat: SeatLike, app_id: str) -> str:
     app = lookup(app_id)
     default = LABELS.get(app_id) or (app.label if app is not None and app.label else app_id)
     return seat.theme.label(app_id, default) if seat.theme is not None else default
@@ -92,7 +97,7 @@ def _known(app_id: str) -> bool:
     return app_id in LABELS or lookup(app_id) is not None
 
 
-def list_apps(seat: Seat, include_uninstalled: bool) -> list[dict[str, Any]]:
+def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]:
     """``application.v1 list`` entries (see the module docs of the family)."""
     have = installed(seat)
     have_set = set(have)
@@ -118,7 +123,7 @@ def list_apps(seat: Seat, include_uninstalled: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _blocked(seat: Seat, app_id: str, is_installed: bool) -> str | None:
+def _blocked(seat: SeatLike, app_id: str, is_installed: bool) -> str | None:
     if not is_installed:
         return errors.APPLICATION_NOT_INSTALLED
     if not seat.shell:
@@ -131,7 +136,7 @@ def _blocked(seat: Seat, app_id: str, is_installed: bool) -> str | None:
 # -- launching ------------------------------------------------------------------------------
 
 
-def launch(seat: Seat, kind: Any, argument: Any = None) -> int:
+def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
     """Open a new window of ``kind``; returns its id.
 
     Refusals: ``no_desktop_shell``, ``application_not_installed``,
@@ -167,7 +172,7 @@ def launch(seat: Seat, kind: Any, argument: Any = None) -> int:
     return win.id
 
 
-def activate_app(seat: Seat, app_id: str) -> int:
+def activate_app(seat: SeatLike, app_id: str) -> int:
     """What a dock launcher does: show the app's highest window, else launch it."""
     desk = seat.desk
     for wid in reversed(desk.stack):
@@ -178,7 +183,7 @@ def activate_app(seat: Seat, app_id: str) -> int:
     return launch(seat, app_id)
 
 
-def home(seat: Seat) -> None:
+def home(seat: SeatLike) -> None:
     """Show the desktop: close the panel and minimize every window."""
     desk = seat.desk
     desk.panel = None
@@ -190,11 +195,11 @@ def home(seat: Seat) -> None:
 # -- panels ---------------------------------------------------------------------------------
 
 
-def close_panel(seat: Seat) -> None:
+def close_panel(seat: SeatLike) -> None:
     seat.desk.panel = None
 
 
-def toggle_launcher(seat: Seat, *, open_only: bool = False) -> None:
+def toggle_launcher(seat: SeatLike, *, open_only: bool = False) -> None:
     desk = seat.desk
     if desk.panel is not None and desk.panel.get("kind") == "launcher":
         if not open_only:
@@ -203,7 +208,7 @@ def toggle_launcher(seat: Seat, *, open_only: bool = False) -> None:
     desk.panel = {"kind": "launcher", "search": ""}
 
 
-def launcher_matches(seat: Seat, search: str) -> list[str]:
+def launcher_matches(seat: SeatLike, search: str) -> list[str]:
     """Installed apps the search text matches: label prefix first, then substrings, by label."""
     apps = sorted(installed(seat), key=lambda a: (label(seat, a).casefold(), a))
     needle = search.strip().casefold()
@@ -214,7 +219,7 @@ def launcher_matches(seat: Seat, search: str) -> list[str]:
     return prefix + rest
 
 
-def switcher_step(seat: Seat, step: int = 1) -> None:
+def switcher_step(seat: SeatLike, step: int = 1) -> None:
     """Open the switcher on the next window (most recent first), or move its selection."""
     desk = seat.desk
     if desk.panel is not None and desk.panel.get("kind") == "switcher":
@@ -228,7 +233,7 @@ def switcher_step(seat: Seat, step: int = 1) -> None:
     desk.panel = {"kind": "switcher", "order": order, "index": (1 if len(order) > 1 else 0) if step > 0 else len(order) - 1}
 
 
-def switcher_commit(seat: Seat) -> None:
+def switcher_commit(seat: SeatLike) -> None:
     desk = seat.desk
     panel = desk.panel or {}
     order = panel.get("order") or []
@@ -239,7 +244,7 @@ def switcher_commit(seat: Seat) -> None:
             wm.focus(desk, win)
 
 
-def open_context(seat: Seat, x: int, y: int, subject: dict[str, Any]) -> None:
+def open_context(seat: SeatLike, x: int, y: int, subject: dict[str, Any]) -> None:
     """Open the context panel at ``(x, y)`` (native pixels) for a desktop, icon or window."""
     kind = subject["type"]
     if kind == "window":
@@ -262,7 +267,7 @@ def open_context(seat: Seat, x: int, y: int, subject: dict[str, Any]) -> None:
     seat.desk.panel = {"kind": "context", "x": x, "y": y, "subject": subject, "items": items, "index": None}
 
 
-def _context_action(seat: Seat, action: str) -> Any:
+def _context_action(seat: SeatLike, action: str) -> Any:
     desk = seat.desk
     panel = desk.panel or {}
     subject = panel.get("subject") or {}
@@ -314,7 +319,7 @@ def _context_action(seat: Seat, action: str) -> Any:
 # -- desktop icons --------------------------------------------------------------------------
 
 
-def desktop_icons(seat: Seat) -> tuple[IconView, ...]:
+def desktop_icons(seat: SeatLike) -> tuple[IconView, ...]:
     """Home, then the entries of ``~/Desktop`` (folders first, then by name)."""
     icons = [IconView("shell:icon:home", "Home", "home")]
     folder = f"{seat.machine.home}/Desktop"
@@ -334,7 +339,7 @@ def desktop_icons(seat: Seat) -> tuple[IconView, ...]:
     return tuple(icons)
 
 
-def open_icon(seat: Seat, target: str) -> dict[str, int]:
+def open_icon(seat: SeatLike, target: str) -> dict[str, int]:
     """What a double click on a desktop icon does: open it in the application for it."""
     home_dir = seat.machine.home
     if target == "shell:icon:home":
@@ -359,7 +364,7 @@ def open_icon(seat: Seat, target: str) -> dict[str, int]:
 # -- the view the theme paints --------------------------------------------------------------
 
 
-def shell_view(seat: Seat) -> ShellView:
+def shell_view(seat: SeatLike) -> ShellView:
     desk = seat.desk
     if not seat.shell:
         return ShellView("", (), (), (), None, None, shell=False)
@@ -398,12 +403,19 @@ def shell_view(seat: Seat) -> ShellView:
 # -- activation -----------------------------------------------------------------------------
 
 
-def _in_panel(kind: str | None, target: str) -> bool:
-    return kind is not None and target.startswith(_PANEL_TARGETS.get(kind, ()))
+def in_panel(kind: str | None, target: str) -> bool:
+    """Whether ``target`` is a control of the open panel of ``kind``."""
+    return kind is not None and target.startswith(PANEL_TARGETS.get(kind, ()))
+
+
+def keeps_panel_open(kind: str | None, target: str) -> bool:
+    """Whether a press on ``target`` leaves the open panel of ``kind`` open: a control of
+    the panel, or (over the app grid) the dock and the top bar. Any other press closes it."""
+    return in_panel(kind, target) or (kind == "launcher" and target.startswith(CHROME))
 
 
 def activate(
-    seat: Seat,
+    seat: SeatLike,
     target: Any,
     point: tuple[int, int] | None = None,
     *,
@@ -420,11 +432,10 @@ def activate(
         raise ActionError(errors.INVALID)
     desk = seat.desk
     panel_kind = desk.panel.get("kind") if desk.panel is not None else None
-    if panel_kind is not None and not _in_panel(panel_kind, target):
+    if panel_kind is not None and not in_panel(panel_kind, target):
         # The dock and the top bar stay usable over the app grid; any other click outside
         # an open panel only closes it. A named target closes it and goes on.
-        chrome = panel_kind == "launcher" and target.startswith(_CHROME)
-        if pointer and not chrome:
+        if pointer and not keeps_panel_open(panel_kind, target):
             desk.panel = None
             return None
         if target not in _PANEL_OPENERS:
@@ -477,7 +488,7 @@ def activate(
     raise _unknown()
 
 
-def _window_target(seat: Seat, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()) -> Any:
+def _window_target(seat: SeatLike, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()) -> Any:
     seat.require_shell()
     parts = target.split(":", 3)
     if len(parts) < 3 or not parts[1].isdigit():
