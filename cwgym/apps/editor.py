@@ -50,7 +50,8 @@ import posixpath
 from typing import Any
 
 from cwgym.apps import _textpane as tp
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, register
+from cwgym.apps import register
+from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from cwgym.apps import APPS, register
 from cwgym.apps import _files_model as model
 from cwgym.apps import _files_view as view
 from cwgym.desktop.catalogue import canonical_id
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, apps, register
+from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
@@ -294,7 +295,7 @@ class Files(App):
     def _open_file(self, ctx: AppContext, state: dict, path: str, name: str) -> Any:
         ufs = ctx.files()
         installed = [canonical_id(a) for a in ctx.machine.installed_apps]
-        app_id = next((a.id for a in apps() if a.id in installed and a.id != self.id and any(name.endswith(s) for s in a.opens)), None)
+        app_id = next((a.id for _, a in APPS.items() if a.id in installed and a.id != self.id and any(name.endswith(s) for s in a.opens)), None)
         if app_id is None:
             try:
                 data = ufs.read(path, "/")

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, register
+from cwgym.apps import register
+from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError

@@ -23,7 +23,7 @@ Modules, one job each:
 # Compatibility: ``from cwgym.desktop import shell`` (the environment's application family)
 # still finds the renamed module until it calls Seat.home / open_launcher / step_switcher.
 import cwgym.desktop.launcher as shell  # noqa: F401
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, apps, lookup, register
+from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, UnknownTarget
 from cwgym.desktop.keys import Chord, parse_key
 from cwgym.desktop.painter import Painter
 from cwgym.desktop.seat import Seat
@@ -33,14 +33,12 @@ __all__ = [
     "App",
     "AppContext",
     "AppError",
+    "AppLookup",
     "Chord",
     "Desktop",
     "Painter",
     "Seat",
     "UnknownTarget",
     "Window",
-    "apps",
-    "lookup",
     "parse_key",
-    "register",
 ]

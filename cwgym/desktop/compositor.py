@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cwgym.desktop.framework import App, lookup
+from cwgym.desktop.framework import App
 from cwgym.desktop.painter import AppFocus, Painter
 from cwgym.desktop.scene_cache import Chunk, SceneCache, recall, remember
 from cwgym.desktop.themes.base import FrameView, ShellView
@@ -144,7 +144,7 @@ def _window_chunk(
     seat: SeatLike, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int
 ) -> Chunk:
     theme = seat.theme
-    app = lookup(win.app)
+    app = seat.apps.get(win.app)
     key = ("win", win.meta(), win.state_digest, focused, position, paint_key, w, h)
     hit = seat.cache.chunk(key)
     if hit is not None:
@@ -215,7 +215,7 @@ def _focus(seat: SeatLike, panel: dict | None, panel_focus: Any, win_chunks: dic
     win = desk.windows.get(desk.focused) if desk.focused is not None else None
     if win is None or win.minimized:
         return Focus()
-    app = lookup(win.app)
+    app = seat.apps.get(win.app)
     route = app.keyboard_route if app is not None else "window"
     chunk = win_chunks.get(win.id)
     af = chunk.focus if chunk is not None else None
@@ -262,7 +262,7 @@ def _compose(seat: SeatLike, width: int, height: int) -> Scene:
     panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
     visible = desk.visible_stack() if seat.shell else []
     paint_keys = seat.paint_keys(visible)
-    tabs = [_tabs(desk.windows[wid]) for wid in desk.stack] if seat.shell else []
+    tabs = [_tabs(seat.apps.get(desk.windows[wid].app), desk.windows[wid]) for wid in desk.stack] if seat.shell else []
     scene_key = (
         tuple(tabs),
         width,
@@ -326,9 +326,8 @@ def _compose(seat: SeatLike, width: int, height: int) -> Scene:
     return remember(seat.cache.scenes, scene_key, scene)
 
 
-def _tabs(win: Window) -> tuple[tuple[str, ...], int]:
+def _tabs(app: App | None, win: Window) -> tuple[tuple[str, ...], int]:
     """The window's tab titles and selected tab, from its application's hooks."""
-    app = lookup(win.app)
     if app is None or type(app).tabs is App.tabs:
         return (), 0
     state = win.state

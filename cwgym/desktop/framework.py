@@ -1,8 +1,10 @@
-"""The application framework: the :class:`App` base class, its context, and the registry.
+"""The application framework: the :class:`App` base class and its :class:`AppContext`.
 
 An application is a module (in ``cwgym/apps/``) that defines a subclass of :class:`App`
-and registers an instance with :func:`register`. The desktop finds applications only
-through this registry, so adding an application is adding a module.
+and registers an instance in ``cwgym.apps.APPS`` (``cwgym.apps.register``). The
+registry lives in the apps layer, above this one: the desktop never imports it but is
+handed it (``Seat(..., apps=APPS)``) and reads it through :class:`AppLookup`, so adding an
+application is adding a module and the desktop stays free of any particular one.
 
 An application owns its state: the JSON-like value :meth:`App.create` returns, kept on the
 window (dicts with ``str`` keys, lists, str, int, float, bool, None — nothing else, so it
@@ -55,7 +57,7 @@ them. A change to them is reported as the ``scroll`` effect, not ``content``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from cwgym.desktop.keys import Chord
@@ -64,7 +66,7 @@ if TYPE_CHECKING:
     from cwgym.machine.filesystem import UserFS
     from cwgym.machine.machine import Machine
 
-__all__ = ["App", "AppContext", "AppError", "UnknownTarget", "apps", "lookup", "register"]
+__all__ = ["App", "AppContext", "AppError", "AppLookup", "UnknownTarget", "default_apps", "install_default_apps"]
 
 
 class AppError(Exception):
@@ -302,24 +304,28 @@ class App:
         return False
 
 
-_REGISTRY: dict[str, App] = {}
+class AppLookup(Protocol):
+    """What the desktop needs of an application registry: the application of an id.
+
+    ``cwgym.apps.APPS`` (a :class:`~cwgym.kernel.registry.Registry`) is one; so is a plain
+    ``dict`` of id -> :class:`App`.
+    """
+
+    def get(self, name: str, default: None = None, /) -> App | None: ...
 
 
-def register(app: App) -> App:
-    """Register an application instance under its id (twice is an error)."""
-    if not isinstance(app, App) or not app.id:
-        raise ValueError("register takes an App instance with an id")
-    if app.id in _REGISTRY and _REGISTRY[app.id] is not app:
-        raise RuntimeError(f"application {app.id!r} is registered twice")
-    _REGISTRY[app.id] = app
-    return app
+# -- compatibility ---------------------------------------------------------------------
+# A Seat or ``visible_parts`` built without an application lookup (the environment, until
+# it passes ``apps=cwgym.apps.APPS``) uses the one ``cwgym.apps`` installs here when it is
+# imported. Remove this and the ``apps=None`` defaults once every caller passes it.
+_DEFAULT_APPS: list[AppLookup] = []
 
 
-def lookup(app_id: str) -> App | None:
-    """The registered application with this id, or ``None``."""
-    return _REGISTRY.get(app_id)
+def install_default_apps(apps: AppLookup) -> None:
+    """Make ``apps`` the lookup of seats built without one (compatibility; see above)."""
+    _DEFAULT_APPS[:] = [apps]
 
 
-def apps() -> list[App]:
-    """Every registered application, by id."""
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+def default_apps() -> AppLookup:
+    """The lookup :func:`install_default_apps` installed, else an empty one."""
+    return _DEFAULT_APPS[0] if _DEFAULT_APPS else {}

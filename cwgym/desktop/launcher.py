@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import cwgym.desktop.wm as wm
 from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
 from cwgym.desktop.clock import clock_text
-from cwgym.desktop.framework import AppError, UnknownTarget, lookup
+from cwgym.desktop.framework import AppError, UnknownTarget
 from cwgym.desktop.state import Window
 from cwgym.desktop.themes.base import DockEntry, IconView, ShellView
 from cwgym.machine.filesystem import FsError
@@ -88,13 +88,14 @@ def installed(seat: SeatLike) -> list[str]:
 
 
 def label(seat: SeatLike, app_id: str) -> str:
-    app = lookup(app_id)
+    """What the shell calls ``app_id``: the theme's name, the catalogue's, the app's own."""
+    app = seat.apps.get(app_id)
     default = LABELS.get(app_id) or (app.label if app is not None and app.label else app_id)
     return seat.theme.label(app_id, default) if seat.theme is not None else default
 
 
-def _known(app_id: str) -> bool:
-    return app_id in LABELS or lookup(app_id) is not None
+def _known(seat: SeatLike, app_id: str) -> bool:
+    return app_id in LABELS or seat.apps.get(app_id) is not None
 
 
 def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]:
@@ -106,7 +107,7 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
         ids = [a for a in CATALOGUE] + [a for a in have if a not in CATALOGUE]
     out = []
     for app_id in ids:
-        app = lookup(app_id)
+        app = seat.apps.get(app_id)
         is_installed = app_id in have_set
         blocked = _blocked(seat, app_id, is_installed)
         launchable = blocked is None and is_installed and app is not None
@@ -147,11 +148,11 @@ def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
         raise ActionError(errors.INVALID)
     seat.require_shell()
     app_id = canonical_id(kind)
-    if not _known(app_id) or app_id not in set(installed(seat)):
+    if not _known(seat, app_id) or app_id not in set(installed(seat)):
         raise ActionError(errors.NOT_FOUND, errors.APPLICATION_NOT_INSTALLED)
     if app_id == "browser" and "browser.v1" not in seat.actions:
         raise ActionError(errors.DENIED, errors.BROWSER_FAMILY_REQUIRED)
-    app = lookup(app_id)
+    app = seat.apps.get(app_id)
     if app is None:
         raise _failed()
     desk = seat.desk
@@ -355,7 +356,7 @@ def open_icon(seat: SeatLike, target: str) -> dict[str, int]:
         return {"window": launch(seat, "files", path)}
     have = installed(seat)
     for app_id in have:
-        app = lookup(app_id)
+        app = seat.apps.get(app_id)
         if app is not None and any(name.endswith(suffix) for suffix in app.opens):
             return {"window": launch(seat, app_id, path)}
     return {"window": launch(seat, "editor", path)}
@@ -449,7 +450,7 @@ def activate(
     seat.require_shell()
     head, _, rest = target[6:].partition(":")
     if head == "launch" and rest:
-        if not _known(rest) or rest not in set(installed(seat)):
+        if not _known(seat, rest) or rest not in set(installed(seat)):
             raise _unknown()
         return {"window": activate_app(seat, rest)}
     if head == "grid" and rest:

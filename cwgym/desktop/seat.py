@@ -15,7 +15,7 @@ import cwgym.desktop.compositor as compositor
 import cwgym.desktop.launcher as launcher
 import cwgym.desktop.routing as routing
 import cwgym.desktop.wm as wm
-from cwgym.desktop.framework import App, AppContext, AppError, lookup
+from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, default_apps
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 from cwgym.scene import Rect, Scene
@@ -39,9 +39,11 @@ class Seat:
         observations: the session's granted observation channels.
         cache: the repaint cache (outside the world state).
         shell: whether there is a desktop shell to drive (a theme and ``application.v1``).
+        apps: the applications, by id (``cwgym.apps.APPS``; the desktop layer cannot
+            import it, so it is handed in).
     """
 
-    __slots__ = ("actions", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
+    __slots__ = ("actions", "apps", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
 
     def __init__(
         self,
@@ -52,7 +54,9 @@ class Seat:
         observations: frozenset[str] = frozenset(),
         cache: compositor.SceneCache | None = None,
         latch: Callable[[dict], None] | None = None,
+        apps: AppLookup | None = None,
     ) -> None:
+        self.apps = apps if apps is not None else default_apps()
         self.latch = latch
         self.desk = desk
         self.machine = machine
@@ -90,7 +94,8 @@ class Seat:
 
     # -- applications ---------------------------------------------------------------
     def app(self, win: Window) -> App | None:
-        return lookup(win.app)
+        """The application of ``win`` (``None`` when none is registered for its id)."""
+        return self.apps.get(win.app)
 
     def app_context(self, win: Window, *, scroll: dict[str, int] | None = None) -> AppContext:
         """A context for a hook on ``win``; it moves the window's own scroll offsets
@@ -122,7 +127,7 @@ class Seat:
         When the hook asked to close the window (:meth:`AppContext.close`) and returned
         normally, the window closes now.
         """
-        app = lookup(win.app)
+        app = self.apps.get(win.app)
         if app is None:
             return False if hook in ("key", "type", "wheel") else True if hook == "can_close" else None
         state = win.touch()
@@ -141,7 +146,7 @@ class Seat:
     def paint_keys(self, windows: list[Window]) -> list[Any]:
         out = []
         for win in windows:
-            app = lookup(win.app)
+            app = self.apps.get(win.app)
             ctx = self.app_context(win, scroll=dict(win.scroll))
             out.append(app.paint_key(ctx, win.state) if app is not None else None)
         return out

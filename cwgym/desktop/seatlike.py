@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from cwgym.desktop.framework import App, AppContext
+    from cwgym.desktop.framework import App, AppContext, AppLookup
     from cwgym.desktop.scene_cache import SceneCache
     from cwgym.desktop.state import Desktop, Window
     from cwgym.desktop.themes.base import ShellView, Theme
@@ -31,6 +31,7 @@ class SeatLike(Protocol):
     actions: frozenset[str]
     cache: SceneCache
     shell: bool
+    apps: AppLookup
 
     @property
     def native(self) -> tuple[int, int]: ...
