@@ -43,7 +43,6 @@ TILES: dict[str, Color] = {
     "spreadsheet": (30, 140, 70, 255),
     "excel": (16, 124, 65, 255),
     "database": (70, 90, 120, 255),
-    "notepad_test": (150, 90, 200, 255),
 }
 _IMAGE_EDITORS = ("paint", "preview", "pixelmator", "gimp", "pinta", "sketchbook")
 _VIDEO_EDITORS = ("clipchamp", "imovie", "kdenlive", "videoeditor")
@@ -235,7 +234,6 @@ GLYPHS: dict[str, Callable[[], Glyph]] = {
     "kicad": _chip,
     "database": _database,
     "notes": _notes,
-    "notepad_test": _notes,
     **{app: _brush for app in _IMAGE_EDITORS},
     **{app: _film for app in _VIDEO_EDITORS},
 }

@@ -54,3 +54,12 @@ def test_a_seat_uses_the_applications_it_is_handed():
     assert visible_parts(seat.desk, APPS)["windows"][wid]["focus"] != 0
     copy = Desktop.thaw(seat.desk.frozen())
     assert visible_parts(copy, {})["windows"][wid]["focus"] == 0  # no application: no split
+
+
+def test_the_test_notepad_is_registered_by_the_tests_not_shipped():
+    import importlib.util
+
+    import notepad_app
+
+    assert importlib.util.find_spec("cwgym.apps.notepad_test") is None
+    assert type(APPS["notepad_test"]) is notepad_app.NotepadTest

@@ -1,6 +1,8 @@
-"""``notepad_test``: a small application that exercises the whole framework.
+"""``notepad_test``: a small test application that exercises the whole framework.
 
-It is not part of the catalogue: a world lists it in ``installed_apps`` to get it. A
+It ships with the tests, not the package: :mod:`desktop_fixture` imports this module,
+which registers it in ``cwgym.apps.APPS`` for the test session, and a world lists it in
+``installed_apps`` to get it. A
 window holds a one-line note field, a Save button, a level slider (a drag surface), a
 scrolling list of thirty items and a status line. It opens a ``.note`` file given as the
 argument (a desktop icon of such a file opens here), saves through the user's
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.apps import register
+from cwgym.apps import APPS, register
 from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -250,4 +252,5 @@ class NotepadTest(App):
         return True
 
 
-register(NotepadTest())
+if NotepadTest.id not in APPS:
+    register(NotepadTest())
