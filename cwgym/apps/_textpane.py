@@ -448,7 +448,10 @@ def field_type(f: dict, text: str) -> None:
 
 
 def field_key(ctx: Any, f: dict, chord: Any) -> bool:
-    """Editing keys of a one-line field; ``False`` for a key it does not take."""
+    """Editing keys of a one-line field; ``False`` for a key it does not take.
+
+    Select all, copy, cut and paste are the theme's (``Primary+a/c/x/v``); word moves and
+    deletes (``Ctrl+ArrowLeft``, ``Ctrl+Backspace``) are the same everywhere."""
     name = chord.name
     text, c = f["text"], f["caret"]
     s, e = _field_span(f)
@@ -484,16 +487,17 @@ def field_key(ctx: Any, f: dict, chord: Any) -> bool:
             f["caret"] = moves[base]
             f["anchor"] = None
         return True
-    if name == "Ctrl+a":
+    if name == ctx.shortcut("Primary+a"):
         field_select_all(f)
         return True
-    if name in ("Ctrl+c", "Ctrl+x", "Ctrl+Insert", "Shift+Delete"):
+    cut = ctx.shortcut("Primary+x")
+    if name in (ctx.shortcut("Primary+c"), cut, "Ctrl+Insert", "Shift+Delete"):
         if s != e:
             ctx.clipboard = text[s:e]
-            if name in ("Ctrl+x", "Shift+Delete"):
+            if name in (cut, "Shift+Delete"):
                 f["text"], f["caret"], f["anchor"] = text[:s] + text[e:], s, None
         return True
-    if name in ("Ctrl+v", "Shift+Insert"):
+    if name in (ctx.shortcut("Primary+v"), "Shift+Insert"):
         field_type(f, ctx.clipboard)
         return True
     if chord.char is not None:

@@ -18,6 +18,9 @@ and Ctrl+K cut to the start or end, ArrowUp/ArrowDown walk the history, Ctrl+C a
 the line (``^C`` and a new prompt), Enter runs it, Ctrl+Shift+C copies the selection (or,
 without one, the last line the last command printed), Ctrl+Shift+V and Shift+Insert
 paste, Shift+PageUp/PageDown scroll by a page, Ctrl+Shift+Home/End to the top or bottom.
+The copy, paste, select-all and scroll-to-end shortcuts use the theme's primary modifier
+(Ctrl on Ubuntu: ``Primary+Shift+c``); the line-editing keys are the terminal's control
+characters and stay Ctrl under every theme.
 Tab is taken and does nothing (there is no completion). Pointer: a drag over the text
 selects, Shift with a press extends the selection, a double click (or a second press on
 the same place) selects a word (a third press the line), the secondary button opens a
@@ -423,19 +426,20 @@ class Terminal(App):
         if name in scrolling:
             self._scroll_by(ctx, state, scrolling[name])
             return True
-        if name == "Ctrl+Shift+Home":
+        cmd = ctx.shortcut
+        if name == cmd("Primary+Shift+Home"):
             self._scroll_by(ctx, state, -(10**9))
             return True
-        if name == "Ctrl+Shift+End":
+        if name == cmd("Primary+Shift+End"):
             _set_top(ctx, None)
             return True
-        if name in ("Ctrl+Shift+c", "Ctrl+Insert"):
+        if name in (cmd("Primary+Shift+c"), "Ctrl+Insert"):
             self._copy(ctx, state)
             return True
-        if name in ("Ctrl+Shift+v", "Shift+Insert"):
+        if name in (cmd("Primary+Shift+v"), "Shift+Insert"):
             self._paste(ctx, state)
             return True
-        if name == "Ctrl+Shift+a":
+        if name == cmd("Primary+Shift+a"):
             state["sel"] = _select_all(state)
             return True
         if name == "Escape":

@@ -45,7 +45,12 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
   in the state; the window is then raised and focused so the dialog shows. Default
   ``True``. An application closing itself with :meth:`AppContext.close` is not asked.
 
-Modifier names are ``Ctrl``, ``Alt``, ``Shift`` and ``Meta``, in that order.
+Modifier names are ``Ctrl``, ``Alt``, ``Shift`` and ``Meta``, in that order. Command
+shortcuts are the theme's: write them with the placeholder ``Primary`` and ask the context
+(``ctx.pressed(chord, "Primary+s")``, ``ctx.shortcut("Primary+s")``, ``ctx.primary``), so
+``Primary+s`` is Ctrl+S on Ubuntu and Cmd+S (``Meta+s``) on a theme whose primary modifier
+is ``Meta``. Text-editing keys (``Ctrl+ArrowLeft``, ``Ctrl+Backspace``) and a terminal's
+control characters (``Ctrl+c``) are the same under every theme and stay literal.
 
 Scroll offsets live on the window, by pane name (the scene's ``pane:<name>`` scroll
 areas): the desktop's wheel moves them, :meth:`Painter.scroll` publishes them and
@@ -58,6 +63,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
+
+from cwgym.desktop.keys import shortcut
 
 if TYPE_CHECKING:
     from cwgym.desktop.keys import Chord
@@ -84,9 +91,22 @@ class AppContext:
         machine: the machine (trusted); prefer the helpers below.
         window: the window id.
         width, height: the size of the window's content area in pixels.
+        primary: the theme's primary modifier (``Ctrl`` or ``Meta``), what ``Primary``
+            stands for in a shortcut.
     """
 
-    __slots__ = ("_closing", "_grants", "_latch", "_launch", "_scroll", "height", "machine", "width", "window")
+    __slots__ = (
+        "_closing",
+        "_grants",
+        "_latch",
+        "_launch",
+        "_scroll",
+        "height",
+        "machine",
+        "primary",
+        "width",
+        "window",
+    )
 
     def __init__(
         self,
@@ -97,8 +117,10 @@ class AppContext:
         launch: Callable[[str, str | None], int] | None = None,
         latch: Callable[[dict], None] | None = None,
         scroll: dict[str, int] | None = None,
+        primary: str = "Ctrl",
     ) -> None:
         self.machine = machine
+        self.primary = primary
         self.window = window
         self.width, self.height = size
         self._grants = grants
@@ -137,6 +159,18 @@ class AppContext:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError("a scroll offset is an int (pixels) or None")
         self._scroll[name] = max(0, value)
+
+    # -- the theme's keys ----------------------------------------------------------------
+    def shortcut(self, spec: str) -> str:
+        """The chord name ``spec`` stands for under this theme (``Primary+s`` -> ``Ctrl+s``
+        on Ubuntu), to compare with :attr:`Chord.name <cwgym.desktop.keys.Chord.name>`."""
+        return shortcut(spec, self.primary)
+
+    def pressed(self, chord: Chord, *specs: str) -> bool:
+        """Whether ``chord`` is any of the shortcuts ``specs`` under this theme."""
+        name = chord.name
+        primary = self.primary
+        return any(shortcut(spec, primary) == name for spec in specs)
 
     # -- the machine ---------------------------------------------------------------------
     def launch(self, app_id: str, argument: str | None = None) -> int:

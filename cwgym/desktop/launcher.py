@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 import cwgym.desktop.wm as wm
 from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
-from cwgym.desktop.clock import clock_text
 from cwgym.desktop.framework import AppError, UnknownTarget
 from cwgym.desktop.state import Window
 from cwgym.desktop.themes.base import DockEntry, IconView, ShellView
@@ -389,7 +388,7 @@ def shell_view(seat: SeatLike) -> ShellView:
         elif kind == "context":
             context = tuple((t, lab) for t, lab in panel["items"])
     return ShellView(
-        clock_text(seat.machine.clock.unix_seconds()),
+        seat.theme.clock_text(seat.machine.clock.unix_seconds()),
         dock,
         grid,
         desktop_icons(seat),

@@ -13,12 +13,17 @@ Pointer
     is a press with ``clicks=2`` and a release.
 
 Keyboard
-    A key goes, in order, to: the shell's own shortcuts (Meta, Meta+Space, Ctrl+Escape:
-    the launcher; Alt+Tab, Shift+Alt+Tab: the switcher), the open shell panel, the focused
-    window's application, and the window manager's shortcuts (Alt+F4 — which asks the
-    application first, :meth:`~cwgym.desktop.framework.App.can_close` — Meta+Up,
-    Meta+Down, Meta+H). Typed text goes to the open panel or the focused application;
-    with neither it is ``invalid``.
+    A key goes, in order, to: the shell's own keys (the theme's
+    :attr:`~cwgym.desktop.themes.base.Theme.shell_keys`; on Ubuntu Meta, Meta+Space,
+    Ctrl+Escape: the launcher; Alt+Tab, Shift+Alt+Tab: the switcher), the open shell
+    panel, the focused window's application, and the window manager's keys (the theme's
+    :attr:`~cwgym.desktop.themes.base.Theme.window_keys`; on Ubuntu Alt+F4 — which asks
+    the application first, :meth:`~cwgym.desktop.framework.App.can_close` — Meta+Up,
+    Meta+Down, Meta+H). Inside an open panel the keys are the same under every theme:
+    Escape closes it; Enter, Space or a lone Alt accepts the switcher, arrows and Tab move
+    it; Enter launches the app grid's first match; arrows and Enter drive a context
+    menu. Typed text goes to the open panel or the focused application; with neither it
+    is ``invalid``.
 """
 
 from __future__ import annotations
@@ -362,11 +367,12 @@ def key(seat: SeatLike, name: Any) -> None:
         raise _invalid() from None
     desk = seat.desk
     if seat.shell:
-        if chord.is_("Meta", "Meta+Space", "Ctrl+Escape"):
+        action = seat.theme.shell_action(chord)
+        if action == "launcher":
             launcher.toggle_launcher(seat)
             return
-        if chord.is_("Alt+Tab", "Meta+Tab", "Shift+Alt+Tab", "Shift+Meta+Tab"):
-            launcher.switcher_step(seat, -1 if chord.shift else 1)
+        if action in ("switcher-next", "switcher-previous"):
+            launcher.switcher_step(seat, 1 if action == "switcher-next" else -1)
             return
         if desk.panel is not None:
             _panel_key(seat, chord)
@@ -381,16 +387,17 @@ def key(seat: SeatLike, name: Any) -> None:
 
 def _window_key(seat: SeatLike, win: Any, chord: Chord) -> None:
     desk = seat.desk
-    if chord.is_("Alt+F4"):
+    action = seat.theme.window_action(chord)
+    if action == "close":
         seat.close(win)
-    elif chord.is_("Meta+Up"):
+    elif action == "maximize":
         wm.maximize(desk, seat.theme, win)
-    elif chord.is_("Meta+Down"):
+    elif action == "restore-or-minimize":
         if win.maximized:
             wm.restore(desk, win)
         else:
             wm.minimize(desk, win)
-    elif chord.is_("Meta+H"):
+    elif action == "minimize":
         wm.minimize(desk, win)
 
 

@@ -210,7 +210,7 @@ class NotepadTest(App):
             step = -1 if chord.shift else 1
             state["focus"] = FOCUS_ORDER[(FOCUS_ORDER.index(focus) + step) % len(FOCUS_ORDER)]
             return True
-        if chord.is_("Ctrl+S"):
+        if ctx.pressed(chord, "Primary+s"):
             self._save(ctx, state)
             return True
         if focus == "save":
@@ -235,9 +235,9 @@ class NotepadTest(App):
             state["caret"] = max(0, min(len(text), c + (1 if chord.key == "ArrowRight" else -1)))
         elif chord.is_("Home", "End"):
             state["caret"] = 0 if chord.key == "Home" else len(text)
-        elif chord.is_("Ctrl+C"):
+        elif ctx.pressed(chord, "Primary+c"):
             ctx.clipboard = text
-        elif chord.is_("Ctrl+V"):
+        elif ctx.pressed(chord, "Primary+v"):
             self._insert(state, ctx.clipboard)
         elif chord.char is not None:
             self._insert(state, chord.char)

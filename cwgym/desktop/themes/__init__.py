@@ -19,10 +19,11 @@ THEMES: Registry[Theme] = Registry("theme", __name__)
 
 
 def register(instance: Theme) -> Theme:
-    """Register a theme under its ``name`` (another instance under a taken name raises
-    :class:`~cwgym.kernel.registry.RegistryError`)."""
+    """Register a theme under its ``name`` once :meth:`Theme.check` passes (another instance
+    under a taken name raises :class:`~cwgym.kernel.registry.RegistryError`)."""
     if not isinstance(instance, Theme) or not instance.name:
         raise ValueError("register takes a Theme instance with a name")
+    instance.check()
     return THEMES.register(instance.name, instance)
 
 
