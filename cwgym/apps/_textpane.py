@@ -29,6 +29,7 @@ import itertools
 import re
 from typing import Any
 
+from cwgym.desktop.framework import InvalidInput
 from cwgym.desktop.painter import Painter
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, Text, UiText
 from cwgym.scene.text_lines import TextLine, cell_width
@@ -36,6 +37,7 @@ from cwgym.text import cell_size, line_height, shape
 
 __all__ = [
     "BAR",
+    "FIELD_MAX",
     "SIZE",
     "TAB",
     "Wrap",
@@ -56,6 +58,11 @@ __all__ = [
     "selection_boxes",
     "word_at",
 ]
+
+#: The most characters a one-line field holds (the file manager's location, name and
+#: search fields; the editor's find, open and Save As fields): typing or pasting past it
+#: raises :class:`~cwgym.desktop.framework.InvalidInput`.
+FIELD_MAX = 4096
 
 #: The pane's font size in px (``mono``).
 SIZE = 14
@@ -439,9 +446,12 @@ def _field_span(f: dict) -> tuple[int, int]:
 
 
 def field_type(f: dict, text: str) -> None:
-    """Insert ``text`` (line breaks become spaces) over the selection."""
+    """Insert ``text`` (line breaks become spaces) over the selection; past
+    :data:`FIELD_MAX` characters it raises :class:`InvalidInput` and changes nothing."""
     text = "".join(ch if ch.isprintable() else " " for ch in text.replace("\r\n", " ").replace("\n", " "))
     s, e = _field_span(f)
+    if len(f["text"]) - (e - s) + len(text) > FIELD_MAX:
+        raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
     f["text"] = f["text"][:s] + text + f["text"][e:]
     f["caret"] = s + len(text)
     f["anchor"] = None

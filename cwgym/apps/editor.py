@@ -53,20 +53,23 @@ from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiTextBold
 from cwgym.text import line_height, measure
 
-__all__ = ["DIRTY_MARK", "MAX_UNDO", "UNTITLED", "Editor"]
+__all__ = ["DIRTY_MARK", "MAX_CHARS", "MAX_UNDO", "UNTITLED", "Editor"]
 
 #: What the title shows in front of the name while there are unsaved changes.
 DIRTY_MARK = "• "
 UNTITLED = "Untitled Document 1"
 #: Undo steps kept.
 MAX_UNDO = 200
+#: The most characters a document holds: typing or pasting past it fails the action with
+#: ``invalid`` and changes nothing (a larger file still opens; it only cannot grow).
+MAX_CHARS = 1 << 20
 
 TOOLBAR_H = 44
 BAR_H = 44
@@ -445,6 +448,7 @@ class Editor(App):
 
     def _insert(self, state: dict, text: str, kind: str) -> None:
         s, e = _span(state)
+        _fits(state, s, e, text)
         self._edit(state, s, e, text, kind if s == e else "replace")
 
     def _undo(self, state: dict) -> bool:
@@ -1161,6 +1165,14 @@ def _unit(text: str, offset: int, n: int) -> tuple[int, int]:
         end = text.find("\n", offset)
         return start, len(text) if end < 0 else end
     return offset, offset
+
+
+def _fits(state: dict, start: int, end: int, new: str) -> None:
+    """Refuse (:class:`InvalidInput`) replacing ``text[start:end]`` with ``new`` when the
+    document would pass :data:`MAX_CHARS`; a document already past it (a large file
+    opened) may still shrink."""
+    if len(new) > end - start and len(state["text"]) - (end - start) + len(new) > MAX_CHARS:
+        raise InvalidInput(f"a document holds at most {MAX_CHARS} characters")
 
 
 def _as_primary(chord: Chord, primary: str) -> Chord:

@@ -23,8 +23,9 @@ from typing import Any
 from cwgym.apps import APPS, register
 from cwgym.apps import _files_model as model
 from cwgym.apps import _files_view as view
+from cwgym.apps._textpane import FIELD_MAX
 from cwgym.desktop.catalogue import canonical_id
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
@@ -892,6 +893,12 @@ class Files(App):
         return self._list_key(ctx, state, chord)
 
     def type(self, ctx: AppContext, state: dict, text: str) -> bool:
+        field = self._current_field(state) if state["focus"] in TEXT_FIELDS else self._tab(state)["search"]
+        kept = len(field["text"]) - abs(field["caret"] - field["anchor"]) if field is not None else 0
+        if kept + sum(ch.isprintable() for ch in text) > FIELD_MAX:
+            # refused before anything changes; every line of the text counts, whichever
+            # of them an Enter would end early
+            raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
         if state["focus"] not in TEXT_FIELDS:
             # typing in the list searches, as in GNOME Files
             if not text.strip("\n"):
@@ -917,6 +924,8 @@ class Files(App):
         if field is None or not text:
             return
         a, c = sorted((field["anchor"], field["caret"]))
+        if len(field["text"]) - (c - a) + len(text) > FIELD_MAX:
+            raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
         field["text"] = field["text"][:a] + text + field["text"][c:]
         field["caret"] = field["anchor"] = a + len(text)
         self._edited(ctx, state)

@@ -39,19 +39,22 @@ from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.scene import Box, NodeState, Rect, Semantic
 
-__all__ = ["MAX_HISTORY", "MAX_SCROLLBACK_CHARS", "MAX_SCROLLBACK_LINES", "Terminal"]
+__all__ = ["INPUT_MAX", "MAX_HISTORY", "MAX_SCROLLBACK_CHARS", "MAX_SCROLLBACK_LINES", "Terminal"]
 
 #: The scrollback keeps at most this many lines and characters (oldest dropped first).
 MAX_SCROLLBACK_LINES = 5_000
 MAX_SCROLLBACK_CHARS = 1_000_000
 #: Commands remembered for ArrowUp/ArrowDown.
 MAX_HISTORY = 1_000
+#: The most characters the input line holds: typing or pasting past it fails the action
+#: with ``invalid`` before any of it runs.
+INPUT_MAX = 65_536
 
 PAD = 6
 BACKGROUND = (48, 10, 36, 255)  # Ubuntu's aubergine
@@ -351,6 +354,8 @@ class Terminal(App):
 
     # -- editing the line --------------------------------------------------------------
     def _insert(self, state: dict, text: str) -> None:
+        if len(state["input"]) + len(text) > INPUT_MAX:
+            raise InvalidInput(f"the input line holds at most {INPUT_MAX} characters")
         c = state["caret"]
         state["input"] = state["input"][:c] + text + state["input"][c:]
         state["caret"] = c + len(text)
@@ -358,9 +363,12 @@ class Terminal(App):
     def _typed(self, ctx: AppContext, state: dict, text: str) -> None:
         """Typed text: a line break runs the line so far, other characters are inserted."""
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        parts = text.split("\n")
-        for i, part in enumerate(parts):
-            clean = "".join(ch for ch in part if ch.isprintable())
+        parts = ["".join(ch for ch in part if ch.isprintable()) for part in text.split("\n")]
+        # refuse before running any line: the first part joins the line being typed, each
+        # later one starts a new line after Enter
+        if len(state["input"]) + len(parts[0]) > INPUT_MAX or any(len(p) > INPUT_MAX for p in parts[1:]):
+            raise InvalidInput(f"the input line holds at most {INPUT_MAX} characters")
+        for i, clean in enumerate(parts):
             if clean:
                 self._insert(state, clean)
             if i < len(parts) - 1:

@@ -23,7 +23,14 @@ Modules, one job each:
 # Compatibility: ``from cwgym.desktop import shell`` (the environment's application family)
 # still finds the renamed module until it calls Seat.home / open_launcher / step_switcher.
 import cwgym.desktop.launcher as shell  # noqa: F401
-from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, UnknownTarget
+from cwgym.desktop.framework import (
+    App,
+    AppContext,
+    AppError,
+    AppLookup,
+    InvalidInput,
+    UnknownTarget,
+)
 from cwgym.desktop.keys import Chord, parse_key
 from cwgym.desktop.painter import Painter
 from cwgym.desktop.seat import Seat
@@ -36,6 +43,7 @@ __all__ = [
     "AppLookup",
     "Chord",
     "Desktop",
+    "InvalidInput",
     "Painter",
     "Seat",
     "UnknownTarget",

@@ -31,7 +31,10 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
   returns the action's value. Raise :class:`UnknownTarget` for a target it does not have.
 * ``double_click(ctx, state, target, point, modifiers)`` — defaults to ``activate``.
 * ``key(ctx, state, chord) -> bool`` and ``type(ctx, state, text) -> bool`` — keyboard
-  input while the window is focused; ``False`` means "not mine".
+  input while the window is focused; ``False`` means "not mine". Every text an
+  application keeps from typing has a documented cap on its length; input that would go
+  past it raises :class:`InvalidInput` (the action fails with ``invalid``) before it
+  changes anything.
 * ``drag(ctx, state, target, phase, point, button, modifiers, clicks)`` — pointer capture
   on one of the targets :meth:`App.is_drag_surface` accepts; ``phase`` is ``down``,
   ``move``, ``up`` or ``cancel``; ``clicks`` is 2 when the press is a
@@ -73,7 +76,7 @@ if TYPE_CHECKING:
     from cwgym.machine.filesystem import UserFS
     from cwgym.machine.machine import Machine
 
-__all__ = ["App", "AppContext", "AppError", "AppLookup", "UnknownTarget", "default_apps", "install_default_apps"]
+__all__ = ["App", "AppContext", "AppError", "AppLookup", "InvalidInput", "UnknownTarget", "default_apps", "install_default_apps"]
 
 
 class AppError(Exception):
@@ -82,6 +85,15 @@ class AppError(Exception):
 
 class UnknownTarget(Exception):
     """An application has no control answering to a target."""
+
+
+class InvalidInput(Exception):
+    """An application refuses input as invalid — typing or pasting past a text's cap.
+
+    The action fails with ``invalid`` and the window is left as it was: raise it before
+    changing anything nested in the state (the desktop puts back the state's top-level
+    values and the window's scroll offsets, not what lists and dicts inside hold).
+    """
 
 
 class AppContext:

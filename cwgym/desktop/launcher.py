@@ -44,9 +44,14 @@ if TYPE_CHECKING:
     from cwgym.desktop.seatlike import SeatLike
 
 __all__ = [
+    "CHROME",
+    "PANEL_TARGETS",
+    "SEARCH_MAX",
     "activate",
     "close_panel",
     "home",
+    "in_panel",
+    "keeps_panel_open",
     "launch",
     "launcher_matches",
     "list_apps",
@@ -56,6 +61,9 @@ __all__ = [
     "switcher_step",
     "toggle_launcher",
 ]
+
+#: The most characters the app grid's search field holds; typing past it is ``invalid``.
+SEARCH_MAX = 256
 
 #: Target prefixes inside each kind of open panel.
 PANEL_TARGETS = {

@@ -417,7 +417,7 @@ def _panel_key(seat: SeatLike, chord: Chord) -> None:
         elif chord.is_("Backspace"):
             panel["search"] = panel.get("search", "")[:-1]
         elif chord.char is not None:
-            panel["search"] = panel.get("search", "") + chord.char
+            panel["search"] = _searched(panel, chord.char)
     elif kind == "switcher":
         if chord.is_("Enter", "Alt", "Space"):
             launcher.switcher_commit(seat)
@@ -435,15 +435,25 @@ def _panel_key(seat: SeatLike, chord: Chord) -> None:
             launcher.activate(seat, items[index][0])
 
 
+def _searched(panel: dict, typed: str) -> str:
+    """The app grid's search text with ``typed`` added; ``invalid`` past
+    :data:`~cwgym.desktop.launcher.SEARCH_MAX` characters (the panel unchanged)."""
+    search = panel.get("search", "") + typed
+    if len(search) > launcher.SEARCH_MAX:
+        raise _invalid()
+    return search
+
+
 def type_text(seat: SeatLike, text: Any) -> None:
-    """Type ``text`` into the open panel or the focused application; else ``invalid``."""
+    """Type ``text`` into the open panel or the focused application; else ``invalid``
+    (so is text past the cap of the field it goes to)."""
     if not isinstance(text, str):
         raise _invalid()
     desk = seat.desk
     if seat.shell and desk.panel is not None:
         if desk.panel.get("kind") != "launcher":
             raise _invalid()
-        desk.panel["search"] = desk.panel.get("search", "") + "".join(ch for ch in text if ch.isprintable())
+        desk.panel["search"] = _searched(desk.panel, "".join(ch for ch in text if ch.isprintable()))
         return
     win = desk.windows.get(desk.focused) if desk.focused is not None else None
     if win is None or win.minimized or not seat.app_call(win, "type", text):

@@ -15,7 +15,7 @@ import cwgym.desktop.compositor as compositor
 import cwgym.desktop.launcher as launcher
 import cwgym.desktop.routing as routing
 import cwgym.desktop.wm as wm
-from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, default_apps
+from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, InvalidInput, default_apps
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 from cwgym.scene import Rect, Scene
@@ -126,17 +126,27 @@ class Seat:
         """Call an application hook with the window's state (marked changed) and context.
 
         When the hook asked to close the window (:meth:`AppContext.close`) and returned
-        normally, the window closes now.
+        normally, the window closes now. :class:`~cwgym.desktop.framework.AppError` fails
+        the action with ``action_failed``; :class:`~cwgym.desktop.framework.InvalidInput`
+        with ``invalid``, the state's top-level values and the scroll offsets put back.
         """
         app = self.apps.get(win.app)
         if app is None:
             return False if hook in ("key", "type", "wheel") else True if hook == "can_close" else None
         state = win.touch()
         ctx = self.app_context(win)
+        saved = (dict(state) if isinstance(state, dict) else None, dict(win.scroll))
         try:
             result = getattr(app, hook)(ctx, state, *args, **kwargs)
         except AppError:
             raise ActionError(errors.ACTION_FAILED) from None
+        except InvalidInput:
+            if saved[0] is not None:  # the application refused before changing anything nested
+                state.clear()
+                state.update(saved[0])
+            win.scroll.clear()
+            win.scroll.update(saved[1])
+            raise ActionError(errors.INVALID) from None
         finally:
             win.title = app.title(state) or win.title
             win.document = app.document(state)
