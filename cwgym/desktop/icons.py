@@ -1,5 +1,8 @@
 """Application icons drawn as vector shapes, so a renderer needs no icon files.
 
+This is the desktop's one application icon set; a theme chooses it through
+:meth:`~cwgym.desktop.themes.base.Theme.icon` (every theme does by default).
+
 An icon is a rounded tile in the application's colour with a white glyph on it, made of
 the scene's ``rounded_box`` and ``path`` primitives only. Glyphs are designed on a 48-unit
 grid and scaled to the requested size. An id without a glyph gets its tile and the first

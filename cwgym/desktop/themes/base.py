@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cwgym.desktop.clock import clock_text
+from cwgym.desktop.icons import icon as tile_icon
 from cwgym.desktop.keys import PRIMARY_MODIFIERS, parse_key
 from cwgym.scene import FONTS, AssetImage, Color, Primitive, Rect, SceneBuilder
 
@@ -114,6 +115,9 @@ class Theme:
             the focused window when its application does not take the key.
         wallpaper: what fills the screen under everything (a primitive).
         fonts: role (:data:`FONT_ROLES`) -> the text layer's font key the shell paints it in.
+
+    The application icons are the theme's too (:meth:`icon`): the default is the vector
+    tile set of :mod:`cwgym.desktop.icons`, which a theme may replace with its own.
     """
 
     name = ""
@@ -135,6 +139,11 @@ class Theme:
         """The top bar's clock at ``unix_seconds`` of logical time (GNOME's ``Sep 17  09:00``
         unless a theme says otherwise)."""
         return clock_text(unix_seconds)
+
+    def icon(self, app: str, x: int, y: int, size: int, label: str = "") -> list[tuple[Primitive, Rect]]:
+        """``app``'s icon as primitives in the square ``(x, y, size, size)``, bottom first
+        (the dock, the app grid and the switcher paint it)."""
+        return tile_icon(app, x, y, size, label)
 
     def shell_action(self, chord: Chord) -> str | None:
         """The :attr:`shell_keys` action ``chord`` does, or ``None``."""

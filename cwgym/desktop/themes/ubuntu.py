@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from cwgym.desktop.icons import icon
 from cwgym.desktop.themes import register
 from cwgym.desktop.themes.base import DockEntry, FrameView, ShellView, Theme
 from cwgym.scene import (
@@ -291,7 +290,7 @@ class UbuntuTheme(Theme):
             b.paint(RoundedBox((255, 255, 255, 45), 10), Rect(6, y - 4, 56, 56), key=("dock-focus", entry.app))
         if entry.running:
             b.paint(RoundedBox(ORANGE, 3), Rect(1, y + 21, 5, 6), key=("dock-running", entry.app))
-        for k, (prim, rect) in enumerate(icon(entry.app, 10, y, DOCK_ICON, entry.label)):
+        for k, (prim, rect) in enumerate(self.icon(entry.app, 10, y, DOCK_ICON, entry.label)):
             b.paint(
                 prim,
                 rect,
@@ -355,7 +354,7 @@ class UbuntuTheme(Theme):
                 semantic=Semantic("button", entry.label),
                 state=NodeState(selected=i == 0 and bool(search)),
             )
-            for k, (prim, rect) in enumerate(icon(entry.app, x + (cell_w - 64) // 2, y + 12, 64, entry.label)):
+            for k, (prim, rect) in enumerate(self.icon(entry.app, x + (cell_w - 64) // 2, y + 12, 64, entry.label)):
                 b.paint(prim, rect, key=("grid", entry.app, k), interaction=target)
             label = ellipsize(entry.label, self.fonts["ui"], 14, cell_w - 24)
             b.paint(self._ui(label, 14, WHITE), _centered(label, self.fonts["ui"], 14, x + cell_w // 2, y + 88), key=("grid-label", entry.app), interaction=target)
@@ -383,7 +382,7 @@ class UbuntuTheme(Theme):
                 semantic=Semantic("button", title),
                 state=NodeState(selected=chosen),
             )
-            for k, (prim, rect) in enumerate(icon(app, tx + 16, y + gap + 16, 64, title)):
+            for k, (prim, rect) in enumerate(self.icon(app, tx + 16, y + gap + 16, 64, title)):
                 b.paint(prim, rect, key=("switch", wid, k), interaction=target)
         if items:
             title = ellipsize(items[min(index, len(items) - 1)][1], self.fonts["ui"], 14, width - 24)
