@@ -1,26 +1,46 @@
-"""Applications, one module each; importing :func:`load` registers them all.
+"""Applications, one module each, and :data:`APPS`, the registry that finds them.
 
 Each module defines an :class:`~cwgym.desktop.framework.App` subclass and registers an
-instance with :func:`cwgym.desktop.framework.register`. :func:`load` imports every module
-of this package in name order (once), so adding an application is adding a file.
+instance with :func:`register`. :data:`APPS` imports every public module of this package
+(in name order) the first time it is read, so adding an application is adding a file;
+tests add their own fixtures with :func:`register` (and remove them with
+``APPS.unregister``).
+
+Registration and discovery live here, in the apps layer, and nowhere else. The desktop
+layer may not import this package (applications are built on the desktop's framework),
+so it never looks applications up by itself: whoever builds a
+:class:`~cwgym.desktop.seat.Seat` hands it this registry (``Seat(..., apps=APPS)``), and
+the desktop reads it through the :class:`~cwgym.desktop.framework.AppLookup` protocol
+(``apps.get(app_id)``).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from cwgym.desktop.framework import App, install_default_apps
+from cwgym.kernel.registry import Registry
 
-__all__ = ["load"]
+__all__ = ["APPS", "load", "register"]
 
-_loaded = False
+#: Every application, by id.
+APPS: Registry[App] = Registry("application", __name__)
+
+
+def register(app: App) -> App:
+    """Register an application instance under its ``id`` (another instance under a taken
+    id raises :class:`~cwgym.kernel.registry.RegistryError`)."""
+    if not isinstance(app, App) or not app.id:
+        raise ValueError("register takes an App instance with an id")
+    return APPS.register(app.id, app)
 
 
 def load() -> None:
-    """Import (and so register) every application module of this package."""
-    global _loaded
-    if _loaded:
-        return
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
-    _loaded = True
+    """Import (and so register) every application module of this package.
+
+    Compatibility for callers written before :data:`APPS`: reading the registry loads it.
+    """
+    APPS.load()
+
+
+# Compatibility: a Seat or visible_parts built without ``apps=`` (the environment, until
+# it passes APPS) finds the applications through the desktop's default lookup.
+install_default_apps(APPS)

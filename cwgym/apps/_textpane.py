@@ -29,6 +29,7 @@ import itertools
 import re
 from typing import Any
 
+from cwgym.desktop.framework import InvalidInput
 from cwgym.desktop.painter import Painter
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, Text, UiText
 from cwgym.scene.text_lines import TextLine, cell_width
@@ -36,6 +37,7 @@ from cwgym.text import cell_size, line_height, shape
 
 __all__ = [
     "BAR",
+    "FIELD_MAX",
     "SIZE",
     "TAB",
     "Wrap",
@@ -56,6 +58,11 @@ __all__ = [
     "selection_boxes",
     "word_at",
 ]
+
+#: The most characters a one-line field holds (the file manager's location, name and
+#: search fields; the editor's find, open and Save As fields): typing or pasting past it
+#: raises :class:`~cwgym.desktop.framework.InvalidInput`.
+FIELD_MAX = 4096
 
 #: The pane's font size in px (``mono``).
 SIZE = 14
@@ -439,16 +446,22 @@ def _field_span(f: dict) -> tuple[int, int]:
 
 
 def field_type(f: dict, text: str) -> None:
-    """Insert ``text`` (line breaks become spaces) over the selection."""
+    """Insert ``text`` (line breaks become spaces) over the selection; past
+    :data:`FIELD_MAX` characters it raises :class:`InvalidInput` and changes nothing."""
     text = "".join(ch if ch.isprintable() else " " for ch in text.replace("\r\n", " ").replace("\n", " "))
     s, e = _field_span(f)
+    if len(f["text"]) - (e - s) + len(text) > FIELD_MAX:
+        raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
     f["text"] = f["text"][:s] + text + f["text"][e:]
     f["caret"] = s + len(text)
     f["anchor"] = None
 
 
 def field_key(ctx: Any, f: dict, chord: Any) -> bool:
-    """Editing keys of a one-line field; ``False`` for a key it does not take."""
+    """Editing keys of a one-line field; ``False`` for a key it does not take.
+
+    Select all, copy, cut and paste are the theme's (``Primary+a/c/x/v``); word moves and
+    deletes (``Ctrl+ArrowLeft``, ``Ctrl+Backspace``) are the same everywhere."""
     name = chord.name
     text, c = f["text"], f["caret"]
     s, e = _field_span(f)
@@ -484,16 +497,17 @@ def field_key(ctx: Any, f: dict, chord: Any) -> bool:
             f["caret"] = moves[base]
             f["anchor"] = None
         return True
-    if name == "Ctrl+a":
+    if name == ctx.shortcut("Primary+a"):
         field_select_all(f)
         return True
-    if name in ("Ctrl+c", "Ctrl+x", "Ctrl+Insert", "Shift+Delete"):
+    cut = ctx.shortcut("Primary+x")
+    if name in (ctx.shortcut("Primary+c"), cut, "Ctrl+Insert", "Shift+Delete"):
         if s != e:
             ctx.clipboard = text[s:e]
-            if name in ("Ctrl+x", "Shift+Delete"):
+            if name in (cut, "Shift+Delete"):
                 f["text"], f["caret"], f["anchor"] = text[:s] + text[e:], s, None
         return True
-    if name in ("Ctrl+v", "Shift+Insert"):
+    if name in (ctx.shortcut("Primary+v"), "Shift+Insert"):
         field_type(f, ctx.clipboard)
         return True
     if chord.char is not None:

@@ -31,7 +31,9 @@ line), PageUp/PageDown, Ctrl+Home/End, Shift with any of them extends the select
 Ctrl+A, Ctrl+X/C/V (and Shift+Delete, Ctrl+Insert, Shift+Insert) through the machine
 clipboard, Ctrl+Z undo, Ctrl+Y and Ctrl+Shift+Z redo, Ctrl+F find (Enter next, Shift+Enter
 previous, Escape closes; F3/Ctrl+G and Shift+F3/Ctrl+Shift+G anywhere), Ctrl+S save,
-Ctrl+Shift+S save as, Ctrl+O open, Ctrl+W close. Meta works as Ctrl with letters.
+Ctrl+Shift+S save as, Ctrl+O open, Ctrl+W close. Meta works as Ctrl with letters. The
+command shortcuts (A, X, C, V, Z, Y, F, G, S, O, W) use the theme's primary modifier —
+Ctrl on Ubuntu — and then the other one of Ctrl and Meta works as it with letters.
 Pointer: a press places the caret at the nearest cell boundary, a drag selects, Shift
 with a press extends the selection, a double click (or a second press on the same place)
 selects the word and a third press the line, the secondary button opens the context
@@ -50,20 +52,24 @@ import posixpath
 from typing import Any
 
 from cwgym.apps import _textpane as tp
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, register
+from cwgym.apps import register
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiTextBold
 from cwgym.text import line_height, measure
 
-__all__ = ["DIRTY_MARK", "MAX_UNDO", "UNTITLED", "Editor"]
+__all__ = ["DIRTY_MARK", "MAX_CHARS", "MAX_UNDO", "UNTITLED", "Editor"]
 
 #: What the title shows in front of the name while there are unsaved changes.
 DIRTY_MARK = "• "
 UNTITLED = "Untitled Document 1"
 #: Undo steps kept.
 MAX_UNDO = 200
+#: The most characters a document holds: typing or pasting past it fails the action with
+#: ``invalid`` and changes nothing (a larger file still opens; it only cannot grow).
+MAX_CHARS = 1 << 20
 
 TOOLBAR_H = 44
 BAR_H = 44
@@ -442,6 +448,7 @@ class Editor(App):
 
     def _insert(self, state: dict, text: str, kind: str) -> None:
         s, e = _span(state)
+        _fits(state, s, e, text)
         self._edit(state, s, e, text, kind if s == e else "replace")
 
     def _undo(self, state: dict) -> bool:
@@ -671,42 +678,38 @@ class Editor(App):
         return taken
 
     def _key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
-        name = chord.name
-        if chord.meta and not chord.ctrl and len(chord.key) == 1:
-            name = name.replace("Meta", "Ctrl")
-            parts = name.split("+")
-            mods = [m for m in ("Ctrl", "Alt", "Shift") if m in parts[:-1]]
-            name = "+".join([*mods, parts[-1]])
+        name = _as_primary(chord, ctx.primary).name  # the handlers below get the chord as pressed
+        cmd = ctx.shortcut
         if state["menu"] is not None:
             state["menu"] = None
             if name == "Escape":
                 return True
         if state["dialog"] is not None:
             return self._dialog_key(ctx, state, name, chord)
-        if name == "Ctrl+s":
+        if name == cmd("Primary+s"):
             self._save(ctx, state)
             return True
-        if name == "Ctrl+Shift+s":
+        if name == cmd("Primary+Shift+s"):
             self._open_save_as(ctx, state)
             return True
-        if name == "Ctrl+o":
+        if name == cmd("Primary+o"):
             self._show_open(state)
             return True
-        if name == "Ctrl+f":
+        if name == cmd("Primary+f"):
             self._show_find(state)
             return True
-        if name == "Ctrl+w":
+        if name == cmd("Primary+w"):
             self._request_close(ctx, state)
             return True
-        if name in ("F3", "Ctrl+g", "Shift+F3", "Ctrl+Shift+g"):
+        if name in ("F3", "Shift+F3", cmd("Primary+g"), cmd("Primary+Shift+g")):
             if state["find"] is None:
                 self._show_find(state)
             self._find(state, -1 if chord.shift else 1)
             return True
-        if name == "Ctrl+z":
+        if name == cmd("Primary+z"):
             self._undo(state)
             return True
-        if name in ("Ctrl+y", "Ctrl+Shift+z"):
+        if name in (cmd("Primary+y"), cmd("Primary+Shift+z")):
             self._redo(state)
             return True
         focus = state["focus"]
@@ -807,17 +810,17 @@ class Editor(App):
             else:
                 self._edit(state, s, tp.word_right(text, s), "", "cut")
             return True
-        if name == "Ctrl+a":
+        if name == ctx.shortcut("Primary+a"):
             state["anchor"], state["caret"] = 0, len(text)
             state["group"] = None
             return True
-        if name in ("Ctrl+c", "Ctrl+Insert"):
+        if name in (ctx.shortcut("Primary+c"), "Ctrl+Insert"):
             self._copy(ctx, state, cut=False)
             return True
-        if name in ("Ctrl+x", "Shift+Delete"):
+        if name in (ctx.shortcut("Primary+x"), "Shift+Delete"):
             self._copy(ctx, state, cut=True)
             return True
-        if name in ("Ctrl+v", "Shift+Insert"):
+        if name in (ctx.shortcut("Primary+v"), "Shift+Insert"):
             self._paste(ctx, state)
             return True
         if name == "Escape":
@@ -1162,6 +1165,25 @@ def _unit(text: str, offset: int, n: int) -> tuple[int, int]:
         end = text.find("\n", offset)
         return start, len(text) if end < 0 else end
     return offset, offset
+
+
+def _fits(state: dict, start: int, end: int, new: str) -> None:
+    """Refuse (:class:`InvalidInput`) replacing ``text[start:end]`` with ``new`` when the
+    document would pass :data:`MAX_CHARS`; a document already past it (a large file
+    opened) may still shrink."""
+    if len(new) > end - start and len(state["text"]) - (end - start) + len(new) > MAX_CHARS:
+        raise InvalidInput(f"a document holds at most {MAX_CHARS} characters")
+
+
+def _as_primary(chord: Chord, primary: str) -> Chord:
+    """``chord`` with the other command modifier (Meta under a Ctrl theme, Ctrl under a Meta
+    one) read as the primary, for a letter held without the primary itself."""
+    other = "Meta" if primary == "Ctrl" else "Ctrl"
+    held = chord.modifiers
+    if other not in held or primary in held or len(chord.key) != 1:
+        return chord
+    mods = {m for m in held if m != other} | {primary}
+    return Chord(chord.key, "Ctrl" in mods, "Alt" in mods, "Shift" in mods, "Meta" in mods)
 
 
 register(Editor())

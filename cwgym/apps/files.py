@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from cwgym.apps import APPS, register
 from cwgym.apps import _files_model as model
 from cwgym.apps import _files_view as view
+from cwgym.apps._textpane import FIELD_MAX
 from cwgym.desktop.catalogue import canonical_id
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, apps, register
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
@@ -294,7 +296,7 @@ class Files(App):
     def _open_file(self, ctx: AppContext, state: dict, path: str, name: str) -> Any:
         ufs = ctx.files()
         installed = [canonical_id(a) for a in ctx.machine.installed_apps]
-        app_id = next((a.id for a in apps() if a.id in installed and a.id != self.id and any(name.endswith(s) for s in a.opens)), None)
+        app_id = next((a.id for _, a in APPS.items() if a.id in installed and a.id != self.id and any(name.endswith(s) for s in a.opens)), None)
         if app_id is None:
             try:
                 data = ufs.read(path, "/")
@@ -661,7 +663,7 @@ class Files(App):
             row = listing.rows[int(index)]
             self._end_fields(state)
             state["focus"] = "list"
-            if "Shift" in modifiers or "Ctrl" in modifiers:
+            if "Shift" in modifiers or ctx.primary in modifiers:
                 self._click_select(state, listing, row, "Shift" in modifiers)
                 return None
             self._select(state, [row.path])
@@ -737,8 +739,9 @@ class Files(App):
         return self.activate(ctx, state, target, point, modifiers)
 
     def _click_select(self, state: dict, listing: model.Listing, row: model.Row, extend: bool) -> None:
-        """Shift+click selects the rows from the anchor to ``row``; Ctrl+click adds or
-        removes ``row``. Either way ``row`` becomes the current one."""
+        """Shift+click selects the rows from the anchor to ``row``; a click with the theme's
+        primary modifier (Ctrl+click on Ubuntu) adds or removes ``row``. Either way ``row``
+        becomes the current one."""
         tab = self._tab(state)
         paths = [r.path for r in listing.rows]
         if extend:
@@ -839,28 +842,28 @@ class Files(App):
     def key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
         focus = state["focus"]
         # shortcuts that work wherever the focus is
-        if chord.is_("Ctrl+l"):
+        if ctx.pressed(chord, "Primary+l"):
             self._start_location(state)
             return True
-        if chord.is_("Ctrl+f"):
+        if ctx.pressed(chord, "Primary+f"):
             self._search(ctx, state, None)
             return True
-        if chord.is_("Ctrl+h"):
+        if ctx.pressed(chord, "Primary+h"):
             self._toggle_hidden(ctx, state, None)
             return True
-        if chord.is_("Ctrl+t"):
+        if ctx.pressed(chord, "Primary+t"):
             self._newtab(ctx, state, None)
             return True
-        if chord.is_("Ctrl+w"):
+        if ctx.pressed(chord, "Primary+w"):
             self._close_tab(ctx, state, state["active"])
             return True
-        if chord.is_("Ctrl+PageDown", "Ctrl+Tab"):
+        if ctx.pressed(chord, "Primary+PageDown", "Primary+Tab"):
             self._switch_tab(ctx, state, (state["active"] + 1) % len(state["tabs"]))
             return True
-        if chord.is_("Ctrl+PageUp", "Ctrl+Shift+Tab"):
+        if ctx.pressed(chord, "Primary+PageUp", "Primary+Shift+Tab"):
             self._switch_tab(ctx, state, (state["active"] - 1) % len(state["tabs"]))
             return True
-        if chord.is_("F5", "Ctrl+r"):
+        if ctx.pressed(chord, "F5", "Primary+r"):
             self._reload(ctx, state, None)
             return True
         if chord.is_("Alt+ArrowLeft"):
@@ -879,10 +882,10 @@ class Files(App):
             state["notice"] = None
             self._go(ctx, state, state["home"])
             return True
-        if chord.is_("Ctrl+Shift+n"):
+        if ctx.pressed(chord, "Primary+Shift+n"):
             self._start_edit(ctx, state, "new-folder")
             return True
-        if chord.is_("Ctrl+1", "Ctrl+2"):
+        if ctx.pressed(chord, "Primary+1", "Primary+2"):
             self._set_view(ctx, state, "list" if chord.key == "1" else "grid")
             return True
         if focus in TEXT_FIELDS:
@@ -890,6 +893,12 @@ class Files(App):
         return self._list_key(ctx, state, chord)
 
     def type(self, ctx: AppContext, state: dict, text: str) -> bool:
+        field = self._current_field(state) if state["focus"] in TEXT_FIELDS else self._tab(state)["search"]
+        kept = len(field["text"]) - abs(field["caret"] - field["anchor"]) if field is not None else 0
+        if kept + sum(ch.isprintable() for ch in text) > FIELD_MAX:
+            # refused before anything changes; every line of the text counts, whichever
+            # of them an Enter would end early
+            raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
         if state["focus"] not in TEXT_FIELDS:
             # typing in the list searches, as in GNOME Files
             if not text.strip("\n"):
@@ -915,6 +924,8 @@ class Files(App):
         if field is None or not text:
             return
         a, c = sorted((field["anchor"], field["caret"]))
+        if len(field["text"]) - (c - a) + len(text) > FIELD_MAX:
+            raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
         field["text"] = field["text"][:a] + text + field["text"][c:]
         field["caret"] = field["anchor"] = a + len(text)
         self._edited(ctx, state)
@@ -993,16 +1004,16 @@ class Files(App):
             field["caret"] = new
             if not chord.shift:
                 field["anchor"] = new
-        elif chord.is_("Ctrl+a"):
+        elif ctx.pressed(chord, "Primary+a"):
             field["anchor"], field["caret"] = 0, len(text)
-        elif chord.is_("Ctrl+c", "Ctrl+x"):
+        elif ctx.pressed(chord, "Primary+c", "Primary+x"):
             if lo != hi:
                 ctx.clipboard = text[lo:hi]
                 if chord.key == "x":
                     field["text"], field["caret"] = text[:lo] + text[hi:], lo
                     field["anchor"] = lo
                     self._edited(ctx, state)
-        elif chord.is_("Ctrl+v"):
+        elif ctx.pressed(chord, "Primary+v"):
             pasted = ctx.clipboard.split("\n")[0]
             self._insert(ctx, state, "".join(ch for ch in pasted if ch.isprintable()))
         elif chord.char is not None:
@@ -1014,7 +1025,7 @@ class Files(App):
     # the list
     def _list_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
         tab = self._tab(state)
-        if chord.is_("Enter", "Ctrl+o"):
+        if ctx.pressed(chord, "Enter", "Primary+o"):
             state["notice"] = None
             self._open_selection(ctx, state)
             return True
@@ -1030,15 +1041,15 @@ class Files(App):
             state["notice"] = None
             self._up(ctx, state)
             return True
-        if chord.is_("Ctrl+c", "Ctrl+x"):
+        if ctx.pressed(chord, "Primary+c", "Primary+x"):
             state["notice"] = None
             self._clip(ctx, state, model.CLIP_CUT if chord.key == "x" else model.CLIP_COPY)
             return True
-        if chord.is_("Ctrl+v"):
+        if ctx.pressed(chord, "Primary+v"):
             state["notice"] = None
             self._paste(ctx, state)
             return True
-        if chord.is_("Ctrl+a"):
+        if ctx.pressed(chord, "Primary+a"):
             listing = self._listing(ctx, state)
             self._select(state, [r.path for r in listing.rows], tab["cursor"])
             return True

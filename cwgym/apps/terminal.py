@@ -18,6 +18,9 @@ and Ctrl+K cut to the start or end, ArrowUp/ArrowDown walk the history, Ctrl+C a
 the line (``^C`` and a new prompt), Enter runs it, Ctrl+Shift+C copies the selection (or,
 without one, the last line the last command printed), Ctrl+Shift+V and Shift+Insert
 paste, Shift+PageUp/PageDown scroll by a page, Ctrl+Shift+Home/End to the top or bottom.
+The copy, paste, select-all and scroll-to-end shortcuts use the theme's primary modifier
+(Ctrl on Ubuntu: ``Primary+Shift+c``); the line-editing keys are the terminal's control
+characters and stay Ctrl under every theme.
 Tab is taken and does nothing (there is no completion). Pointer: a drag over the text
 selects, Shift with a press extends the selection, a double click (or a second press on
 the same place) selects a word (a third press the line), the secondary button opens a
@@ -35,19 +38,23 @@ import shlex
 from typing import Any
 
 from cwgym.apps import _textpane as tp
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, register
+from cwgym.apps import register
+from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.scene import Box, NodeState, Rect, Semantic
 
-__all__ = ["MAX_HISTORY", "MAX_SCROLLBACK_CHARS", "MAX_SCROLLBACK_LINES", "Terminal"]
+__all__ = ["INPUT_MAX", "MAX_HISTORY", "MAX_SCROLLBACK_CHARS", "MAX_SCROLLBACK_LINES", "Terminal"]
 
 #: The scrollback keeps at most this many lines and characters (oldest dropped first).
 MAX_SCROLLBACK_LINES = 5_000
 MAX_SCROLLBACK_CHARS = 1_000_000
 #: Commands remembered for ArrowUp/ArrowDown.
 MAX_HISTORY = 1_000
+#: The most characters the input line holds: typing or pasting past it fails the action
+#: with ``invalid`` before any of it runs.
+INPUT_MAX = 65_536
 
 PAD = 6
 BACKGROUND = (48, 10, 36, 255)  # Ubuntu's aubergine
@@ -347,6 +354,8 @@ class Terminal(App):
 
     # -- editing the line --------------------------------------------------------------
     def _insert(self, state: dict, text: str) -> None:
+        if len(state["input"]) + len(text) > INPUT_MAX:
+            raise InvalidInput(f"the input line holds at most {INPUT_MAX} characters")
         c = state["caret"]
         state["input"] = state["input"][:c] + text + state["input"][c:]
         state["caret"] = c + len(text)
@@ -354,9 +363,12 @@ class Terminal(App):
     def _typed(self, ctx: AppContext, state: dict, text: str) -> None:
         """Typed text: a line break runs the line so far, other characters are inserted."""
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        parts = text.split("\n")
-        for i, part in enumerate(parts):
-            clean = "".join(ch for ch in part if ch.isprintable())
+        parts = ["".join(ch for ch in part if ch.isprintable()) for part in text.split("\n")]
+        # refuse before running any line: the first part joins the line being typed, each
+        # later one starts a new line after Enter
+        if len(state["input"]) + len(parts[0]) > INPUT_MAX or any(len(p) > INPUT_MAX for p in parts[1:]):
+            raise InvalidInput(f"the input line holds at most {INPUT_MAX} characters")
+        for i, clean in enumerate(parts):
             if clean:
                 self._insert(state, clean)
             if i < len(parts) - 1:
@@ -422,19 +434,20 @@ class Terminal(App):
         if name in scrolling:
             self._scroll_by(ctx, state, scrolling[name])
             return True
-        if name == "Ctrl+Shift+Home":
+        cmd = ctx.shortcut
+        if name == cmd("Primary+Shift+Home"):
             self._scroll_by(ctx, state, -(10**9))
             return True
-        if name == "Ctrl+Shift+End":
+        if name == cmd("Primary+Shift+End"):
             _set_top(ctx, None)
             return True
-        if name in ("Ctrl+Shift+c", "Ctrl+Insert"):
+        if name in (cmd("Primary+Shift+c"), "Ctrl+Insert"):
             self._copy(ctx, state)
             return True
-        if name in ("Ctrl+Shift+v", "Shift+Insert"):
+        if name in (cmd("Primary+Shift+v"), "Shift+Insert"):
             self._paste(ctx, state)
             return True
-        if name == "Ctrl+Shift+a":
+        if name == cmd("Primary+Shift+a"):
             state["sel"] = _select_all(state)
             return True
         if name == "Escape":

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cwgym.desktop import wm
+import cwgym.desktop.wm as wm
 from cwgym.machine.filesystem import FsError
 from cwgym.protocol.errors import ActionError
 
 if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.seatlike import SeatLike
 
 __all__ = ["AUTOSTART_DIR", "AutostartEntry", "Started", "parse_entry", "run_autostart"]
 
@@ -116,7 +116,7 @@ def parse_entry(text: str, home: str) -> AutostartEntry | None:
     )
 
 
-def run_autostart(seat: Seat) -> list[Started]:
+def run_autostart(seat: SeatLike) -> list[Started]:
     """Open the windows of the machine user's autostart files on ``seat``'s desktop."""
     machine = seat.machine
     ufs = machine.user_fs()

@@ -5,8 +5,8 @@ provides), ``native`` (an application shipped with the simulator) or ``web`` (a 
 alias that opens a site in the browser). The label an application shows is the shell
 theme's business (``Firefox`` on Ubuntu); :data:`LABELS` holds the neutral default.
 
-An id is *implemented* when an application module is registered for it (see
-:mod:`cwgym.desktop.framework`); a catalogued id without a module is still listed, so a
+An id is *implemented* when an application module is registered for it (in
+``cwgym.apps.APPS``); a catalogued id without a module is still listed, so a
 world may install it, but it cannot be launched yet.
 """
 

@@ -36,14 +36,13 @@ panel 2*10**7.
 from __future__ import annotations
 
 import dataclasses
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from cwgym.desktop.framework import App, lookup
+from cwgym.desktop.framework import App
 from cwgym.desktop.painter import AppFocus, Painter
-from cwgym.desktop.semantic import semantic_view
+from cwgym.desktop.scene_cache import Chunk, SceneCache, recall, remember
 from cwgym.desktop.themes.base import FrameView, ShellView
 from cwgym.scene import (
     Box,
@@ -56,16 +55,13 @@ from cwgym.scene import (
     Scene,
     SceneBuilder,
     SceneWindow,
-    ScrollArea,
-    TextBuffer,
     Transform,
     node_revision,
 )
 from cwgym.scene.digest import scene_digest
-from cwgym.scene.hit import HitPart
 
 if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.seatlike import SeatLike
     from cwgym.desktop.state import Window
 
 __all__ = ["ABOVE_Z", "PANEL_Z", "Chunk", "SceneCache", "compose", "scale_for", "window_z"]
@@ -74,90 +70,12 @@ ABOVE_Z = 10_000_000
 PANEL_Z = 20_000_000
 NO_THEME_BACKGROUND = (32, 32, 32, 255)
 NO_THEME_SCREEN = (1280, 800)
-_CHUNKS = 512
 _SCALED = 1 << 15
-_SCENES = 32
 
 
 def window_z(position: int) -> int:
     """The base z of the window at stacking ``position`` (0 is bottom-most)."""
     return 1000 * (position + 1)
-
-
-class Chunk:
-    """Painted nodes (stamped, in painter order) and what the painting published.
-
-    ``focused`` is the interaction that has the keyboard in this chunk, if any;
-    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection and ``hits``
-    its hit records (see :meth:`~cwgym.scene.Scene.composed_of`).
-    """
-
-    __slots__ = ("buffers", "focus", "focused", "hits", "nodes", "scrolls", "semantic")
-
-    def __init__(
-        self, nodes: list[Node], buffers: list[TextBuffer], scrolls: list[ScrollArea], focus: Any, focused: str | None = None
-    ) -> None:
-        self.nodes = nodes
-        self.buffers = buffers
-        self.scrolls = scrolls
-        self.focus = focus
-        self.focused = focused
-        self.semantic: bytes | None = None
-        self.hits: HitPart | None = None
-
-
-class SceneCache:
-    """Repaint cache shared by the seats of one theme and grant (see the module docstring).
-
-    Least recently used entries go first: chunks by key, scenes by state and by scene
-    key, each scene's chunks and ``semantic.v1`` projection by scene digest, and the
-    pieces of window content applications reuse (:meth:`~cwgym.desktop.painter.Painter.reuse`).
-    ``semantic`` is the slot :func:`~cwgym.desktop.semantic.semantic_view` reads and
-    fills (one projection); :meth:`projection` keeps many.
-    """
-
-    __slots__ = ("chunks", "parts", "pieces", "scaled", "scenes", "semantic", "states", "views")
-
-    def __init__(self) -> None:
-        self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
-        self.pieces: OrderedDict[Any, tuple] = OrderedDict()  # Painter.reuse's
-        self.scaled: dict[tuple, Node] = {}  # native nodes at a viewport, by id, revision and transform
-        self.states: OrderedDict[Any, Scene] = OrderedDict()
-        self.scenes: OrderedDict[Any, Scene] = OrderedDict()
-        self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
-        self.views: OrderedDict[int, bytes] = OrderedDict()
-        self.semantic: tuple[int, bytes] | None = None
-
-    def chunk(self, key: Any) -> Chunk | None:
-        return _recall(self.chunks, key)
-
-    def keep(self, key: Any, chunk: Chunk) -> Chunk:
-        return _remember(self.chunks, key, chunk, _CHUNKS)
-
-    def projection(self, scene: Scene) -> dict[str, Any]:
-        """The ``semantic.v1`` projection of a scene this cache composed (a fresh dict)."""
-        encoded = _recall(self.views, scene.digest)
-        self.semantic = (scene.digest, encoded) if encoded is not None else None
-        view = semantic_view(scene, self)
-        _remember(self.views, *self.semantic)
-        return view
-
-
-def _recall(entries: OrderedDict, key: Any) -> Any:
-    """The entry under ``key`` (now the most recently used), or ``None``."""
-    hit = entries.get(key)
-    if hit is not None:
-        entries.move_to_end(key)
-    return hit
-
-
-def _remember(entries: OrderedDict, key: Any, value: Any, bound: int = _SCENES) -> Any:
-    """Keep ``value`` under ``key``, dropping the least recently used past ``bound``."""
-    entries[key] = value
-    entries.move_to_end(key)
-    if len(entries) > bound:
-        entries.popitem(last=False)
-    return value
 
 
 def scale_for(native: tuple[int, int], width: int, height: int) -> Transform | None:
@@ -223,10 +141,10 @@ def _scale_focus(focus: Any, s: Transform) -> Any:
 
 
 def _window_chunk(
-    seat: Seat, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int
+    seat: SeatLike, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int
 ) -> Chunk:
     theme = seat.theme
-    app = lookup(win.app)
+    app = seat.apps.get(win.app)
     key = ("win", win.meta(), win.state_digest, focused, position, paint_key, w, h)
     hit = seat.cache.chunk(key)
     if hit is not None:
@@ -251,7 +169,7 @@ def _window_chunk(
     return seat.cache.keep(key, _finish(b, app_focus, focused_target))
 
 
-def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Transform | None, w: int, h: int) -> Chunk:
+def _shell_chunk(seat: SeatLike, layer: str, view: ShellView, panel_key: Any, s: Transform | None, w: int, h: int) -> Chunk:
     theme = seat.theme
     if layer == "below":
         key = ("below", theme.name, view.shell, view.icons, view.selected_icon, w, h)
@@ -278,7 +196,7 @@ def _shell_chunk(seat: Seat, layer: str, view: ShellView, panel_key: Any, s: Tra
     return seat.cache.keep(key, _finish(b, focus, focus[0] if focus is not None else None))
 
 
-def _focus(seat: Seat, panel: dict | None, panel_focus: Any, win_chunks: dict[int, Chunk]) -> Focus:
+def _focus(seat: SeatLike, panel: dict | None, panel_focus: Any, win_chunks: dict[int, Chunk]) -> Focus:
     desk = seat.desk
     if panel is not None:
         kind = panel.get("kind")
@@ -297,7 +215,7 @@ def _focus(seat: Seat, panel: dict | None, panel_focus: Any, win_chunks: dict[in
     win = desk.windows.get(desk.focused) if desk.focused is not None else None
     if win is None or win.minimized:
         return Focus()
-    app = lookup(win.app)
+    app = seat.apps.get(win.app)
     route = app.keyboard_route if app is not None else "window"
     chunk = win_chunks.get(win.id)
     af = chunk.focus if chunk is not None else None
@@ -316,19 +234,19 @@ def _focus(seat: Seat, panel: dict | None, panel_focus: Any, win_chunks: dict[in
     )
 
 
-def compose(seat: Seat, width: int, height: int) -> Scene:
+def compose(seat: SeatLike, width: int, height: int) -> Scene:
     """The scene of ``seat``'s desktop at ``width`` x ``height`` (stamped; cached by content)."""
     theme = seat.theme
     if theme is None:
         return _bare(width, height)
     state = _state_key(seat, width, height)
-    scene = _recall(seat.cache.states, state)
+    scene = recall(seat.cache.states, state)
     if scene is None:
-        scene = _remember(seat.cache.states, state, _compose(seat, width, height))
+        scene = remember(seat.cache.states, state, _compose(seat, width, height))
     return scene
 
 
-def _state_key(seat: Seat, width: int, height: int) -> tuple:
+def _state_key(seat: SeatLike, width: int, height: int) -> tuple:
     """Everything ``_compose`` reads, for a cache of one theme and grant: the viewport, the
     machine's state and time, and the desktop's windows, stacking, focus, panel and
     selected icon (not the pointer press or viewport, which paint nothing)."""
@@ -337,14 +255,14 @@ def _state_key(seat: Seat, width: int, height: int) -> tuple:
     return (width, height, machine.digest(), machine.clock.now_us, windows, stack, focused, panel, selected)
 
 
-def _compose(seat: Seat, width: int, height: int) -> Scene:
+def _compose(seat: SeatLike, width: int, height: int) -> Scene:
     theme = seat.theme
     view = seat.shell_view()
     desk = seat.desk
     panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
     visible = desk.visible_stack() if seat.shell else []
     paint_keys = seat.paint_keys(visible)
-    tabs = [_tabs(desk.windows[wid]) for wid in desk.stack] if seat.shell else []
+    tabs = [_tabs(seat.apps.get(desk.windows[wid].app), desk.windows[wid]) for wid in desk.stack] if seat.shell else []
     scene_key = (
         tuple(tabs),
         width,
@@ -356,7 +274,7 @@ def _compose(seat: Seat, width: int, height: int) -> Scene:
         tuple(paint_keys),
         desk.focused,
     )
-    cached = _recall(seat.cache.scenes, scene_key)
+    cached = recall(seat.cache.scenes, scene_key)
     if cached is not None:
         return cached
     s = scale_for(theme.screen, width, height)
@@ -404,13 +322,12 @@ def _compose(seat: Seat, width: int, height: int) -> Scene:
     scene.focus = _focus(seat, desk.panel, panel_focus, win_chunks) if seat.shell else Focus()
     _stamp(scene)
     scene.composed_of(chunks)
-    _remember(seat.cache.parts, scene.digest, chunks)
-    return _remember(seat.cache.scenes, scene_key, scene)
+    remember(seat.cache.parts, scene.digest, chunks)
+    return remember(seat.cache.scenes, scene_key, scene)
 
 
-def _tabs(win: Window) -> tuple[tuple[str, ...], int]:
+def _tabs(app: App | None, win: Window) -> tuple[tuple[str, ...], int]:
     """The window's tab titles and selected tab, from its application's hooks."""
-    app = lookup(win.app)
     if app is None or type(app).tabs is App.tabs:
         return (), 0
     state = win.state

@@ -1,8 +1,10 @@
-"""The application framework: the :class:`App` base class, its context, and the registry.
+"""The application framework: the :class:`App` base class and its :class:`AppContext`.
 
 An application is a module (in ``cwgym/apps/``) that defines a subclass of :class:`App`
-and registers an instance with :func:`register`. The desktop finds applications only
-through this registry, so adding an application is adding a module.
+and registers an instance in ``cwgym.apps.APPS`` (``cwgym.apps.register``). The
+registry lives in the apps layer, above this one: the desktop never imports it but is
+handed it (``Seat(..., apps=APPS)``) and reads it through :class:`AppLookup`, so adding an
+application is adding a module and the desktop stays free of any particular one.
 
 An application owns its state: the JSON-like value :meth:`App.create` returns, kept on the
 window (dicts with ``str`` keys, lists, str, int, float, bool, None — nothing else, so it
@@ -29,7 +31,10 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
   returns the action's value. Raise :class:`UnknownTarget` for a target it does not have.
 * ``double_click(ctx, state, target, point, modifiers)`` — defaults to ``activate``.
 * ``key(ctx, state, chord) -> bool`` and ``type(ctx, state, text) -> bool`` — keyboard
-  input while the window is focused; ``False`` means "not mine".
+  input while the window is focused; ``False`` means "not mine". Every text an
+  application keeps from typing has a documented cap on its length; input that would go
+  past it raises :class:`InvalidInput` (the action fails with ``invalid``) before it
+  changes anything.
 * ``drag(ctx, state, target, phase, point, button, modifiers, clicks)`` — pointer capture
   on one of the targets :meth:`App.is_drag_surface` accepts; ``phase`` is ``down``,
   ``move``, ``up`` or ``cancel``; ``clicks`` is 2 when the press is a
@@ -43,7 +48,12 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
   in the state; the window is then raised and focused so the dialog shows. Default
   ``True``. An application closing itself with :meth:`AppContext.close` is not asked.
 
-Modifier names are ``Ctrl``, ``Alt``, ``Shift`` and ``Meta``, in that order.
+Modifier names are ``Ctrl``, ``Alt``, ``Shift`` and ``Meta``, in that order. Command
+shortcuts are the theme's: write them with the placeholder ``Primary`` and ask the context
+(``ctx.pressed(chord, "Primary+s")``, ``ctx.shortcut("Primary+s")``, ``ctx.primary``), so
+``Primary+s`` is Ctrl+S on Ubuntu and Cmd+S (``Meta+s``) on a theme whose primary modifier
+is ``Meta``. Text-editing keys (``Ctrl+ArrowLeft``, ``Ctrl+Backspace``) and a terminal's
+control characters (``Ctrl+c``) are the same under every theme and stay literal.
 
 Scroll offsets live on the window, by pane name (the scene's ``pane:<name>`` scroll
 areas): the desktop's wheel moves them, :meth:`Painter.scroll` publishes them and
@@ -55,7 +65,9 @@ them. A change to them is reported as the ``scroll`` effect, not ``content``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cwgym.desktop.keys import shortcut
 
 if TYPE_CHECKING:
     from cwgym.desktop.keys import Chord
@@ -64,7 +76,7 @@ if TYPE_CHECKING:
     from cwgym.machine.filesystem import UserFS
     from cwgym.machine.machine import Machine
 
-__all__ = ["App", "AppContext", "AppError", "UnknownTarget", "apps", "lookup", "register"]
+__all__ = ["App", "AppContext", "AppError", "AppLookup", "InvalidInput", "UnknownTarget", "default_apps", "install_default_apps"]
 
 
 class AppError(Exception):
@@ -75,6 +87,15 @@ class UnknownTarget(Exception):
     """An application has no control answering to a target."""
 
 
+class InvalidInput(Exception):
+    """An application refuses input as invalid — typing or pasting past a text's cap.
+
+    The action fails with ``invalid`` and the window is left as it was: raise it before
+    changing anything nested in the state (the desktop puts back the state's top-level
+    values and the window's scroll offsets, not what lists and dicts inside hold).
+    """
+
+
 class AppContext:
     """What an application may reach while it handles an event.
 
@@ -82,9 +103,22 @@ class AppContext:
         machine: the machine (trusted); prefer the helpers below.
         window: the window id.
         width, height: the size of the window's content area in pixels.
+        primary: the theme's primary modifier (``Ctrl`` or ``Meta``), what ``Primary``
+            stands for in a shortcut.
     """
 
-    __slots__ = ("_closing", "_grants", "_latch", "_launch", "_scroll", "height", "machine", "width", "window")
+    __slots__ = (
+        "_closing",
+        "_grants",
+        "_latch",
+        "_launch",
+        "_scroll",
+        "height",
+        "machine",
+        "primary",
+        "width",
+        "window",
+    )
 
     def __init__(
         self,
@@ -95,8 +129,10 @@ class AppContext:
         launch: Callable[[str, str | None], int] | None = None,
         latch: Callable[[dict], None] | None = None,
         scroll: dict[str, int] | None = None,
+        primary: str = "Ctrl",
     ) -> None:
         self.machine = machine
+        self.primary = primary
         self.window = window
         self.width, self.height = size
         self._grants = grants
@@ -135,6 +171,18 @@ class AppContext:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError("a scroll offset is an int (pixels) or None")
         self._scroll[name] = max(0, value)
+
+    # -- the theme's keys ----------------------------------------------------------------
+    def shortcut(self, spec: str) -> str:
+        """The chord name ``spec`` stands for under this theme (``Primary+s`` -> ``Ctrl+s``
+        on Ubuntu), to compare with :attr:`Chord.name <cwgym.desktop.keys.Chord.name>`."""
+        return shortcut(spec, self.primary)
+
+    def pressed(self, chord: Chord, *specs: str) -> bool:
+        """Whether ``chord`` is any of the shortcuts ``specs`` under this theme."""
+        name = chord.name
+        primary = self.primary
+        return any(shortcut(spec, primary) == name for spec in specs)
 
     # -- the machine ---------------------------------------------------------------------
     def launch(self, app_id: str, argument: str | None = None) -> int:
@@ -302,24 +350,28 @@ class App:
         return False
 
 
-_REGISTRY: dict[str, App] = {}
+class AppLookup(Protocol):
+    """What the desktop needs of an application registry: the application of an id.
+
+    ``cwgym.apps.APPS`` (a :class:`~cwgym.kernel.registry.Registry`) is one; so is a plain
+    ``dict`` of id -> :class:`App`.
+    """
+
+    def get(self, name: str, default: None = None, /) -> App | None: ...
 
 
-def register(app: App) -> App:
-    """Register an application instance under its id (twice is an error)."""
-    if not isinstance(app, App) or not app.id:
-        raise ValueError("register takes an App instance with an id")
-    if app.id in _REGISTRY and _REGISTRY[app.id] is not app:
-        raise RuntimeError(f"application {app.id!r} is registered twice")
-    _REGISTRY[app.id] = app
-    return app
+# -- compatibility ---------------------------------------------------------------------
+# A Seat or ``visible_parts`` built without an application lookup (the environment, until
+# it passes ``apps=cwgym.apps.APPS``) uses the one ``cwgym.apps`` installs here when it is
+# imported. Remove this and the ``apps=None`` defaults once every caller passes it.
+_DEFAULT_APPS: list[AppLookup] = []
 
 
-def lookup(app_id: str) -> App | None:
-    """The registered application with this id, or ``None``."""
-    return _REGISTRY.get(app_id)
+def install_default_apps(apps: AppLookup) -> None:
+    """Make ``apps`` the lookup of seats built without one (compatibility; see above)."""
+    _DEFAULT_APPS[:] = [apps]
 
 
-def apps() -> list[App]:
-    """Every registered application, by id."""
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+def default_apps() -> AppLookup:
+    """The lookup :func:`install_default_apps` installed, else an empty one."""
+    return _DEFAULT_APPS[0] if _DEFAULT_APPS else {}

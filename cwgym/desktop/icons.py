@@ -1,5 +1,8 @@
 """Application icons drawn as vector shapes, so a renderer needs no icon files.
 
+This is the desktop's one application icon set; a theme chooses it through
+:meth:`~cwgym.desktop.themes.base.Theme.icon` (every theme does by default).
+
 An icon is a rounded tile in the application's colour with a white glyph on it, made of
 the scene's ``rounded_box`` and ``path`` primitives only. Glyphs are designed on a 48-unit
 grid and scaled to the requested size. An id without a glyph gets its tile and the first
@@ -43,7 +46,6 @@ TILES: dict[str, Color] = {
     "spreadsheet": (30, 140, 70, 255),
     "excel": (16, 124, 65, 255),
     "database": (70, 90, 120, 255),
-    "notepad_test": (150, 90, 200, 255),
 }
 _IMAGE_EDITORS = ("paint", "preview", "pixelmator", "gimp", "pinta", "sketchbook")
 _VIDEO_EDITORS = ("clipchamp", "imovie", "kdenlive", "videoeditor")
@@ -235,7 +237,6 @@ GLYPHS: dict[str, Callable[[], Glyph]] = {
     "kicad": _chip,
     "database": _database,
     "notes": _notes,
-    "notepad_test": _notes,
     **{app: _brush for app in _IMAGE_EDITORS},
     **{app: _film for app in _VIDEO_EDITORS},
 }

@@ -16,13 +16,18 @@ to case (``Ctrl+S`` and ``ctrl+s`` are the same chord):
 
 Anything else is not a key: :func:`parse_key` raises :class:`KeyError`, which
 ``keyboard.v1`` reports as ``invalid``.
+
+Applications write their command shortcuts with the placeholder modifier ``Primary``
+(``Primary+s``, ``Primary+Shift+z``): :func:`shortcut` spells one out with the primary
+modifier of the desktop's theme — ``Ctrl`` on Ubuntu, ``Meta`` (Cmd) where a theme says
+so. An actor never types ``Primary``; it names the real keys.
 """
 
 from __future__ import annotations
 
 import functools
 
-__all__ = ["MODIFIERS", "NAMED_KEYS", "Chord", "parse_key"]
+__all__ = ["MODIFIERS", "NAMED_KEYS", "PRIMARY", "PRIMARY_MODIFIERS", "Chord", "parse_key", "shortcut"]
 
 #: Modifier spellings -> canonical modifier.
 MODIFIERS: dict[str, str] = {
@@ -77,6 +82,11 @@ _ALIASES = {
     "menu": "ContextMenu",
 }
 _NAMED = {name.lower(): name for name in NAMED_KEYS} | _ALIASES
+
+#: The placeholder modifier of a shortcut spec (see :func:`shortcut`).
+PRIMARY = "Primary"
+#: The modifiers a theme may make primary.
+PRIMARY_MODIFIERS = ("Ctrl", "Meta")
 _MOD_ORDER = ("Ctrl", "Alt", "Shift", "Meta")
 
 
@@ -185,3 +195,19 @@ def parse_key(text: str) -> Chord:
     if key in mods:  # "Ctrl+Ctrl"
         raise KeyError(text)
     return Chord(key, "Ctrl" in mods, "Alt" in mods, "Shift" in mods, "Meta" in mods)
+
+
+@functools.lru_cache(maxsize=1024)
+def shortcut(spec: str, primary: str) -> str:
+    """The canonical chord name of ``spec``, with ``Primary`` spelled as ``primary``.
+
+    ``shortcut("Primary+Shift+s", "Ctrl") == "Ctrl+Shift+s"`` and
+    ``shortcut("Primary+Shift+s", "Meta") == "Shift+Meta+s"``; a spec without ``Primary``
+    is only made canonical. Raises ``KeyError`` for a spec that is no key and
+    ``ValueError`` for a primary that is not one of :data:`PRIMARY_MODIFIERS`.
+    """
+    if primary not in PRIMARY_MODIFIERS:
+        raise ValueError(f"the primary modifier is one of {', '.join(PRIMARY_MODIFIERS)}, got {primary!r}")
+    parts = spec.split("+")
+    named = [primary if part.strip().lower() == "primary" else part for part in parts[:-1]]
+    return parse_key("+".join([*named, parts[-1]])).name

@@ -13,25 +13,31 @@ Pointer
     is a press with ``clicks=2`` and a release.
 
 Keyboard
-    A key goes, in order, to: the shell's own shortcuts (Meta, Meta+Space, Ctrl+Escape:
-    the launcher; Alt+Tab, Shift+Alt+Tab: the switcher), the open shell panel, the focused
-    window's application, and the window manager's shortcuts (Alt+F4 — which asks the
-    application first, :meth:`~cwgym.desktop.framework.App.can_close` — Meta+Up,
-    Meta+Down, Meta+H). Typed text goes to the open panel or the focused application;
-    with neither it is ``invalid``.
+    A key goes, in order, to: the shell's own keys (the theme's
+    :attr:`~cwgym.desktop.themes.base.Theme.shell_keys`; on Ubuntu Meta, Meta+Space,
+    Ctrl+Escape: the launcher; Alt+Tab, Shift+Alt+Tab: the switcher), the open shell
+    panel, the focused window's application, and the window manager's keys (the theme's
+    :attr:`~cwgym.desktop.themes.base.Theme.window_keys`; on Ubuntu Alt+F4 — which asks
+    the application first, :meth:`~cwgym.desktop.framework.App.can_close` — Meta+Up,
+    Meta+Down, Meta+H). Inside an open panel the keys are the same under every theme:
+    Escape closes it; Enter, Space or a lone Alt accepts the switcher, arrows and Tab move
+    it; Enter launches the app grid's first match; arrows and Enter drive a context
+    menu. Typed text goes to the open panel or the focused application; with neither it
+    is ``invalid``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import shell, wm
+import cwgym.desktop.launcher as launcher
+import cwgym.desktop.wm as wm
 from cwgym.desktop.keys import MODIFIERS, Chord, parse_key
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 
 if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.seatlike import SeatLike
     from cwgym.scene import Node, Scene
 
 __all__ = ["MAX_COORD", "MAX_VIEWPORT", "POINTER_OPS", "key", "pointer", "type_text"]
@@ -72,7 +78,7 @@ def _modifiers(payload: dict) -> tuple[str, ...]:
 # -- pointer ------------------------------------------------------------------------------
 
 
-def pointer(seat: Seat, op: str, payload: dict) -> Any:
+def pointer(seat: SeatLike, op: str, payload: dict) -> Any:
     """Run one pointer.v1 operation; returns its value (see the module docstring)."""
     if op not in POINTER_OPS:
         raise ActionError(errors.INVALID, errors.UNSUPPORTED_OPERATION)
@@ -109,7 +115,7 @@ def pointer(seat: Seat, op: str, payload: dict) -> Any:
     return _double_click(seat, scene, x, y, native, button, (width, height), mods)
 
 
-def _window_under(seat: Seat, scene: Scene, x: int, y: int) -> int | None:
+def _window_under(seat: SeatLike, scene: Scene, x: int, y: int) -> int | None:
     """The window whose paint is topmost under ``(x, y)`` (None over the shell or desktop)."""
     for hit in scene.hit_stack(x, y):
         if hit.window is not None:
@@ -125,7 +131,7 @@ def _node_rect(scene: Scene, node: Node) -> list[int]:
 
 
 def _down(
-    seat: Seat,
+    seat: SeatLike,
     scene: Scene,
     x: int,
     y: int,
@@ -149,20 +155,18 @@ def _down(
             app_surface = local_target
     if not seat.shell:
         return
-    if desk.panel is not None and (target is None or not shell._in_panel(desk.panel.get("kind"), target)):
-        chrome = desk.panel.get("kind") == "launcher" and target is not None and target.startswith(shell._CHROME)
-        if not chrome:
-            desk.panel = None  # pressing outside an open panel closes it and goes no further
-            return
+    if desk.panel is not None and (target is None or not launcher.keeps_panel_open(desk.panel.get("kind"), target)):
+        desk.panel = None  # pressing outside an open panel closes it and goes no further
+        return
     if button == 2 and app_surface is None:
         if target is not None and target.startswith("shell:icon:"):
             desk.selected_icon = target
-            shell.open_context(seat, *native, {"type": "icon", "target": target})
+            launcher.open_context(seat, *native, {"type": "icon", "target": target})
         elif win is not None:
             wm.focus(desk, win)
-            shell.open_context(seat, *native, {"type": "window", "window": win.id})
+            launcher.open_context(seat, *native, {"type": "window", "window": win.id})
         elif target is None:
-            shell.open_context(seat, *native, {"type": "desktop"})
+            launcher.open_context(seat, *native, {"type": "desktop"})
         return
     if win is not None and desk.focused != win.id:
         wm.focus(desk, win)
@@ -194,7 +198,7 @@ def _down(
     }
 
 
-def _captured(seat: Seat, native: tuple[int, int], phase: str, mods: tuple[str, ...] = ()) -> str:
+def _captured(seat: SeatLike, native: tuple[int, int], phase: str, mods: tuple[str, ...] = ()) -> str:
     desk = seat.desk
     press = desk.press or {}
     win = desk.windows.get(press.get("window"))
@@ -217,7 +221,7 @@ def _captured(seat: Seat, native: tuple[int, int], phase: str, mods: tuple[str, 
     return "default"
 
 
-def _move(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], mods: tuple[str, ...] = ()) -> str:
+def _move(seat: SeatLike, scene: Scene, x: int, y: int, native: tuple[int, int], mods: tuple[str, ...] = ()) -> str:
     press = seat.desk.press
     if press is not None and press.get("capture"):
         return _captured(seat, native, "move", mods)
@@ -246,7 +250,7 @@ def _move(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], mod
     return "pointer"
 
 
-def _up(seat: Seat, x: int, y: int, native: tuple[int, int], viewport: tuple[int, int], mods: tuple[str, ...] = ()) -> Any:
+def _up(seat: SeatLike, x: int, y: int, native: tuple[int, int], viewport: tuple[int, int], mods: tuple[str, ...] = ()) -> Any:
     desk = seat.desk
     press = desk.press
     if press is None:
@@ -263,10 +267,10 @@ def _up(seat: Seat, x: int, y: int, native: tuple[int, int], viewport: tuple[int
     if not (rx <= px < rx + rw and ry <= py < ry + rh):
         return None  # released outside the pressed control: no click
     # a click counts the modifiers held when it was pressed
-    return shell.activate(seat, press["target"], native, pointer=True, modifiers=tuple(press.get("modifiers", ())))
+    return launcher.activate(seat, press["target"], native, pointer=True, modifiers=tuple(press.get("modifiers", ())))
 
 
-def _cancel(seat: Seat) -> None:
+def _cancel(seat: SeatLike) -> None:
     desk = seat.desk
     press = desk.press
     desk.press = None
@@ -282,7 +286,7 @@ def _cancel(seat: Seat) -> None:
 
 
 def _double_click(
-    seat: Seat,
+    seat: SeatLike,
     scene: Scene,
     x: int,
     y: int,
@@ -312,13 +316,13 @@ def _double_click(
         if target.startswith("shell:icon:"):
             desk.press = None
             desk.selected_icon = target
-            return shell.open_icon(seat, target)
+            return launcher.open_icon(seat, target)
     # elsewhere a click; an application's drag surface gets a press counting two clicks
     _down(seat, scene, x, y, native, button, viewport, mods, clicks=2)
     return _up(seat, x, y, native, viewport, mods)
 
 
-def _wheel(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], dx: int, dy: int, mods: tuple[str, ...]) -> bool:
+def _wheel(seat: SeatLike, scene: Scene, x: int, y: int, native: tuple[int, int], dx: int, dy: int, mods: tuple[str, ...]) -> bool:
     if not seat.shell or seat.desk.panel is not None or (dx == 0 and dy == 0):
         return False
     wid = _window_under(seat, scene, x, y)
@@ -353,7 +357,7 @@ def _wheel(seat: Seat, scene: Scene, x: int, y: int, native: tuple[int, int], dx
 # -- keyboard -----------------------------------------------------------------------------
 
 
-def key(seat: Seat, name: Any) -> None:
+def key(seat: SeatLike, name: Any) -> None:
     """Press the key ``name`` (see :mod:`cwgym.desktop.keys`); ``invalid`` when it is no key."""
     if not isinstance(name, str):
         raise _invalid()
@@ -363,11 +367,12 @@ def key(seat: Seat, name: Any) -> None:
         raise _invalid() from None
     desk = seat.desk
     if seat.shell:
-        if chord.is_("Meta", "Meta+Space", "Ctrl+Escape"):
-            shell.toggle_launcher(seat)
+        action = seat.theme.shell_action(chord)
+        if action == "launcher":
+            launcher.toggle_launcher(seat)
             return
-        if chord.is_("Alt+Tab", "Meta+Tab", "Shift+Alt+Tab", "Shift+Meta+Tab"):
-            shell.switcher_step(seat, -1 if chord.shift else 1)
+        if action in ("switcher-next", "switcher-previous"):
+            launcher.switcher_step(seat, 1 if action == "switcher-next" else -1)
             return
         if desk.panel is not None:
             _panel_key(seat, chord)
@@ -380,22 +385,23 @@ def key(seat: Seat, name: Any) -> None:
             _window_key(seat, win, chord)
 
 
-def _window_key(seat: Seat, win: Any, chord: Chord) -> None:
+def _window_key(seat: SeatLike, win: Any, chord: Chord) -> None:
     desk = seat.desk
-    if chord.is_("Alt+F4"):
+    action = seat.theme.window_action(chord)
+    if action == "close":
         seat.close(win)
-    elif chord.is_("Meta+Up"):
+    elif action == "maximize":
         wm.maximize(desk, seat.theme, win)
-    elif chord.is_("Meta+Down"):
+    elif action == "restore-or-minimize":
         if win.maximized:
             wm.restore(desk, win)
         else:
             wm.minimize(desk, win)
-    elif chord.is_("Meta+H"):
+    elif action == "minimize":
         wm.minimize(desk, win)
 
 
-def _panel_key(seat: Seat, chord: Chord) -> None:
+def _panel_key(seat: SeatLike, chord: Chord) -> None:
     desk = seat.desk
     panel = desk.panel
     kind = panel.get("kind")
@@ -404,21 +410,21 @@ def _panel_key(seat: Seat, chord: Chord) -> None:
         return
     if kind == "launcher":
         if chord.is_("Enter"):
-            matches = shell.launcher_matches(seat, panel.get("search", ""))
+            matches = launcher.launcher_matches(seat, panel.get("search", ""))
             if matches:
                 desk.panel = None
-                shell.activate_app(seat, matches[0])
+                launcher.activate_app(seat, matches[0])
         elif chord.is_("Backspace"):
             panel["search"] = panel.get("search", "")[:-1]
         elif chord.char is not None:
-            panel["search"] = panel.get("search", "") + chord.char
+            panel["search"] = _searched(panel, chord.char)
     elif kind == "switcher":
         if chord.is_("Enter", "Alt", "Space"):
-            shell.switcher_commit(seat)
+            launcher.switcher_commit(seat)
         elif chord.is_("ArrowRight", "Tab"):
-            shell.switcher_step(seat, 1)
+            launcher.switcher_step(seat, 1)
         elif chord.is_("ArrowLeft", "Shift+Tab"):
-            shell.switcher_step(seat, -1)
+            launcher.switcher_step(seat, -1)
     elif kind == "context":
         items = panel.get("items") or []
         index = panel.get("index")
@@ -426,18 +432,28 @@ def _panel_key(seat: Seat, chord: Chord) -> None:
             step = 1 if chord.key == "ArrowDown" else -1
             panel["index"] = (step - 1) // 2 % len(items) if index is None else (index + step) % len(items)
         elif chord.is_("Enter") and index is not None:
-            shell.activate(seat, items[index][0])
+            launcher.activate(seat, items[index][0])
 
 
-def type_text(seat: Seat, text: Any) -> None:
-    """Type ``text`` into the open panel or the focused application; else ``invalid``."""
+def _searched(panel: dict, typed: str) -> str:
+    """The app grid's search text with ``typed`` added; ``invalid`` past
+    :data:`~cwgym.desktop.launcher.SEARCH_MAX` characters (the panel unchanged)."""
+    search = panel.get("search", "") + typed
+    if len(search) > launcher.SEARCH_MAX:
+        raise _invalid()
+    return search
+
+
+def type_text(seat: SeatLike, text: Any) -> None:
+    """Type ``text`` into the open panel or the focused application; else ``invalid``
+    (so is text past the cap of the field it goes to)."""
     if not isinstance(text, str):
         raise _invalid()
     desk = seat.desk
     if seat.shell and desk.panel is not None:
         if desk.panel.get("kind") != "launcher":
             raise _invalid()
-        desk.panel["search"] = desk.panel.get("search", "") + "".join(ch for ch in text if ch.isprintable())
+        desk.panel["search"] = _searched(desk.panel, "".join(ch for ch in text if ch.isprintable()))
         return
     win = desk.windows.get(desk.focused) if desk.focused is not None else None
     if win is None or win.minimized or not seat.app_call(win, "type", text):

@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import compositor, routing, shell, wm
-from cwgym.desktop.framework import App, AppContext, AppError, lookup
+import cwgym.desktop.compositor as compositor
+import cwgym.desktop.launcher as launcher
+import cwgym.desktop.routing as routing
+import cwgym.desktop.wm as wm
+from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, InvalidInput, default_apps
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 from cwgym.scene import Rect, Scene
@@ -36,9 +39,11 @@ class Seat:
         observations: the session's granted observation channels.
         cache: the repaint cache (outside the world state).
         shell: whether there is a desktop shell to drive (a theme and ``application.v1``).
+        apps: the applications, by id (``cwgym.apps.APPS``; the desktop layer cannot
+            import it, so it is handed in).
     """
 
-    __slots__ = ("actions", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
+    __slots__ = ("actions", "apps", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
 
     def __init__(
         self,
@@ -49,7 +54,9 @@ class Seat:
         observations: frozenset[str] = frozenset(),
         cache: compositor.SceneCache | None = None,
         latch: Callable[[dict], None] | None = None,
+        apps: AppLookup | None = None,
     ) -> None:
+        self.apps = apps if apps is not None else default_apps()
         self.latch = latch
         self.desk = desk
         self.machine = machine
@@ -87,7 +94,8 @@ class Seat:
 
     # -- applications ---------------------------------------------------------------
     def app(self, win: Window) -> App | None:
-        return lookup(win.app)
+        """The application of ``win`` (``None`` when none is registered for its id)."""
+        return self.apps.get(win.app)
 
     def app_context(self, win: Window, *, scroll: dict[str, int] | None = None) -> AppContext:
         """A context for a hook on ``win``; it moves the window's own scroll offsets
@@ -105,6 +113,7 @@ class Seat:
             self._launch_from_app,
             self.latch,
             win.scroll if scroll is None else scroll,
+            self.theme.primary if self.theme is not None else "Ctrl",
         )
 
     def _launch_from_app(self, app_id: str, argument: str | None) -> int:
@@ -117,17 +126,27 @@ class Seat:
         """Call an application hook with the window's state (marked changed) and context.
 
         When the hook asked to close the window (:meth:`AppContext.close`) and returned
-        normally, the window closes now.
+        normally, the window closes now. :class:`~cwgym.desktop.framework.AppError` fails
+        the action with ``action_failed``; :class:`~cwgym.desktop.framework.InvalidInput`
+        with ``invalid``, the state's top-level values and the scroll offsets put back.
         """
-        app = lookup(win.app)
+        app = self.apps.get(win.app)
         if app is None:
             return False if hook in ("key", "type", "wheel") else True if hook == "can_close" else None
         state = win.touch()
         ctx = self.app_context(win)
+        saved = (dict(state) if isinstance(state, dict) else None, dict(win.scroll))
         try:
             result = getattr(app, hook)(ctx, state, *args, **kwargs)
         except AppError:
             raise ActionError(errors.ACTION_FAILED) from None
+        except InvalidInput:
+            if saved[0] is not None:  # the application refused before changing anything nested
+                state.clear()
+                state.update(saved[0])
+            win.scroll.clear()
+            win.scroll.update(saved[1])
+            raise ActionError(errors.INVALID) from None
         finally:
             win.title = app.title(state) or win.title
             win.document = app.document(state)
@@ -138,7 +157,7 @@ class Seat:
     def paint_keys(self, windows: list[Window]) -> list[Any]:
         out = []
         for win in windows:
-            app = lookup(win.app)
+            app = self.apps.get(win.app)
             ctx = self.app_context(win, scroll=dict(win.scroll))
             out.append(app.paint_key(ctx, win.state) if app is not None else None)
         return out
@@ -163,10 +182,10 @@ class Seat:
             raise ActionError(errors.INVALID, errors.NO_DESKTOP_SHELL)
 
     def shell_view(self) -> ShellView:
-        return shell.shell_view(self)
+        return launcher.shell_view(self)
 
     def label(self, app_id: str) -> str:
-        return shell.label(self, app_id)
+        return launcher.label(self, app_id)
 
     # -- the operations the families call -------------------------------------------
     def scene(self, width: int, height: int) -> Scene:
@@ -174,13 +193,28 @@ class Seat:
         return compositor.compose(self, width, height)
 
     def list_apps(self, include_uninstalled: bool = False) -> list[dict[str, Any]]:
-        return shell.list_apps(self, include_uninstalled)
+        return launcher.list_apps(self, include_uninstalled)
 
     def launch(self, kind: Any, argument: Any = None) -> int:
-        return shell.launch(self, kind, argument)
+        return launcher.launch(self, kind, argument)
 
     def activate(self, target: Any) -> Any:
-        return shell.activate(self, target)
+        return launcher.activate(self, target)
+
+    def home(self) -> None:
+        """Show the desktop (``application.v1 home``): close panels, minimize every window."""
+        self.require_shell()
+        launcher.home(self)
+
+    def open_launcher(self) -> None:
+        """Open the app grid (``application.v1 launcher``); already open, it stays open."""
+        self.require_shell()
+        launcher.toggle_launcher(self, open_only=True)
+
+    def step_switcher(self) -> None:
+        """Open the window switcher, or move its selection on (``application.v1 switcher``)."""
+        self.require_shell()
+        launcher.switcher_step(self)
 
     def pointer(self, op: str, payload: dict) -> Any:
         return routing.pointer(self, op, payload)

@@ -38,7 +38,7 @@ class Window:
 
     Attributes:
         id: window id (per session, increasing from 0).
-        app: application id (``notepad_test``, ``terminal`` ...).
+        app: application id (``editor``, ``terminal`` ...).
         title, document: what the title bar says and the path/URL it presents.
         x, y, width, height: outer frame in native screen pixels (decoration included).
         minimized, maximized: window state.

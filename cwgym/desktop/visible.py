@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop.framework import lookup
+from cwgym.desktop.framework import AppLookup, default_apps
 from cwgym.desktop.state import Desktop
 from cwgym.kernel.digest import canonical
 from cwgym.protocol import effects
@@ -29,16 +29,22 @@ WINDOW_PARTS = (
 )
 
 
-def visible_parts(desk: Desktop) -> dict[str, Any]:
+def visible_parts(desk: Desktop, apps: AppLookup | None = None) -> dict[str, Any]:
     """``{"windows": {id: {tag: value}}, "stack": ids, "window.focused": id, "shell": ...}``.
+
+    ``apps`` (``cwgym.apps.APPS``) tells each window's application, whose ``focus_keys``
+    split its state into content and focus; without it, the compatibility default of
+    :func:`~cwgym.desktop.framework.default_apps`.
 
     ``stack`` (bottom to top) is compared, like the per-window parts, over the windows
     present before and after; a change in it is reported as ``window.focused`` (raising).
     """
+    if apps is None:
+        apps = default_apps()
     windows: dict[int, dict[str, Any]] = {}
     for wid in sorted(desk.windows):
         win = desk.windows[wid]
-        app = lookup(win.app)
+        app = apps.get(win.app)
         content, focus = win.split_digests(app.focus_keys if app is not None else ())
         windows[wid] = {
             effects.WINDOW_MOVED: (win.x, win.y, win.width, win.height, win.minimized, win.maximized),

@@ -2,8 +2,9 @@
 
 There are three kinds of asset, one namespace:
 
-* **icons** (:data:`cwgym.render.icons.ICONS`): full-colour application and file icons
-  on a 48 x 48 grid (``terminal``, ``files``, ``editor``, ``browser``...);
+* **icons** (:data:`cwgym.render.icons.ICONS`): full-colour file and place icons on a
+  48 x 48 grid (``folder``, ``file``, ``trash``, ``avatar``). Application icons are not
+  assets: the desktop theme paints them as primitives (:mod:`cwgym.desktop.icons`);
 * **symbols** (:data:`cwgym.render.symbols.SYMBOLS`): monochrome glyphs on a 16 x 16
   grid (``close``, ``minimize``, ``search``, ``wifi``...);
 * the **wallpaper** (``wallpaper``), which fills its bounds.
@@ -57,8 +58,7 @@ WALLPAPER = "wallpaper"
 #: Full-colour icon names, sorted.
 ICON_NAMES: tuple[str, ...] = tuple(sorted(ICONS))
 #: Symbol names, sorted. A name may be both an icon and a symbol (``folder``, ``file``,
-#: ``terminal``, ``settings``, ``trash``, ``calendar``): the icon is used when no colour
-#: is given, the symbol when one is.
+#: ``trash``): the icon is used when no colour is given, the symbol when one is.
 SYMBOL_NAMES: tuple[str, ...] = tuple(sorted(SYMBOLS))
 #: Every known asset name, sorted.
 ASSET_NAMES: tuple[str, ...] = tuple(sorted({*ICONS, *SYMBOLS, WALLPAPER}))

@@ -9,7 +9,7 @@ a list of ints, as the reference engine does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -21,15 +21,13 @@ from cwgym.scene.primitives import Image, Primitive
 from cwgym.scene.text_lines import TextLine
 from cwgym.scene.windows import SceneWindow
 
-if TYPE_CHECKING:
-    from cwgym.scene.scene import Scene
-
 __all__ = [
+    "PlainSource",
     "focus_plain",
     "node_from_plain",
     "node_plain",
     "primitive_plain",
-    "scene_from_plain",
+    "scene_fields_from_plain",
     "scene_plain",
     "window_plain",
 ]
@@ -199,7 +197,28 @@ def _scroll_plain(s: ScrollArea) -> dict:
     return d
 
 
-def scene_plain(scene: Scene) -> dict:
+class PlainSource(Protocol):
+    """What :func:`scene_plain` reads of a scene (:class:`~cwgym.scene.Scene` has it all).
+
+    This module knows scenes by this shape only, so :mod:`cwgym.scene.scene` can build on it
+    without the two importing each other.
+    """
+
+    width: int
+    height: int
+    revision: int
+    background: tuple[int, ...]
+    typeface: str | None
+    windows: list[SceneWindow]
+    focus: Focus
+    buffers: list[TextBuffer]
+    scrolls: list[ScrollArea]
+    digest: int
+
+    def painted(self) -> list[Node]: ...
+
+
+def scene_plain(scene: PlainSource) -> dict:
     """The whole scene as plain data (see the module docstring)."""
     out: dict[str, Any] = {
         "width": scene.width,
@@ -261,10 +280,9 @@ def node_from_plain(d: dict) -> Node:
     )
 
 
-def scene_from_plain(d: dict) -> Scene:
-    """Rebuild a :class:`Scene` from :func:`scene_plain` output (revisions and digest kept)."""
-    from cwgym.scene.scene import Scene
-
+def scene_fields_from_plain(d: dict) -> dict[str, Any]:
+    """The keyword arguments of :class:`~cwgym.scene.Scene` (and its ``digest``) that
+    rebuild a scene from :func:`scene_plain` output; ``Scene.from_plain`` uses them."""
     windows = []
     for w in d.get("windows", ()):
         windows.append(
@@ -324,17 +342,16 @@ def scene_from_plain(d: dict) -> Scene:
         )
         for s in d.get("scrolls", ())
     ]
-    scene = Scene(
-        d["width"],
-        d["height"],
-        tuple(d["background"]),  # type: ignore[arg-type]
-        nodes=[node_from_plain(n) for n in d["nodes"]],
-        windows=windows,
-        focus=focus,
-        buffers=buffers,
-        scrolls=scrolls,
-        typeface=d.get("typeface"),
-        revision=d.get("revision", 0),
-    )
-    scene.digest = d.get("digest", 0)
-    return scene
+    return {
+        "width": d["width"],
+        "height": d["height"],
+        "background": tuple(d["background"]),
+        "nodes": [node_from_plain(n) for n in d["nodes"]],
+        "windows": windows,
+        "focus": focus,
+        "buffers": buffers,
+        "scrolls": scrolls,
+        "typeface": d.get("typeface"),
+        "revision": d.get("revision", 0),
+        "digest": d.get("digest", 0),
+    }

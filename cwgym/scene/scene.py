@@ -13,6 +13,7 @@ from cwgym.scene.geometry import Rect
 from cwgym.scene.hit import Hit, HitIndex, HitPart
 from cwgym.scene.node import Node
 from cwgym.scene.panes import ScrollArea, TextBuffer
+from cwgym.scene.plain import scene_fields_from_plain, scene_plain
 from cwgym.scene.primitives import Color
 from cwgym.scene.windows import SceneWindow, compute_occlusion
 
@@ -314,18 +315,18 @@ class Scene:
 
     def to_plain(self) -> dict:
         """The scene as plain data (stamps first if needed); see :mod:`cwgym.scene.plain`."""
-        from cwgym.scene.plain import scene_plain
-
         if not self.digest:
             self.stamp()
         return scene_plain(self)
 
     @classmethod
     def from_plain(cls, data: dict) -> Scene:
-        """Rebuild a scene from :meth:`to_plain` output."""
-        from cwgym.scene.plain import scene_from_plain
-
-        return scene_from_plain(data)
+        """Rebuild a scene from :meth:`to_plain` output (revisions and digest kept)."""
+        fields = scene_fields_from_plain(data)
+        digest = fields.pop("digest")
+        scene = cls(**fields)
+        scene.digest = digest
+        return scene
 
     def detached(self) -> Scene:
         """A copy whose lists the caller may change without touching this scene (nodes and

@@ -31,9 +31,8 @@ from desktop_fixture import (
 )
 
 from cwgym import World
+from cwgym.apps import APPS
 from cwgym.apps import _files_model as model
-from cwgym.apps import load
-from cwgym.desktop.framework import lookup
 from cwgym.scene import Scene
 
 HOME = "/home/ada"
@@ -158,8 +157,7 @@ def dclick(env, interaction: str) -> dict:
 
 
 def editor_registered() -> bool:
-    load()
-    return lookup("editor") is not None
+    return "editor" in APPS
 
 
 def populate(fs, folder: str, files: dict[str, bytes]) -> None:

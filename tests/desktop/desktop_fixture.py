@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import notepad_app  # noqa: F401  (registers the notepad_test application)
+
 from cwgym import EnvironmentConfig, World
 from cwgym.resources import load_world
 from cwgym.scene import Scene

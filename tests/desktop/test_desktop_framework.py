@@ -13,7 +13,8 @@ import json
 from desktop_fixture import M, act, app, definition, key, ok, one, point, ptr
 
 from cwgym import EnvironmentConfig, World
-from cwgym.desktop.framework import App, UnknownTarget, lookup, register
+from cwgym.apps import APPS, register
+from cwgym.desktop.framework import App, UnknownTarget
 from cwgym.scene import Box, Rect, Text
 from cwgym.scene.text_lines import TextLine
 
@@ -98,7 +99,8 @@ class Probe(App):
         return state["allow"]
 
 
-lookup(Probe.id) or register(Probe())
+if Probe.id not in APPS:
+    register(Probe())
 
 
 def _env():

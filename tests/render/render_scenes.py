@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from cwgym.desktop.icons import icon as app_icon
 from cwgym.scene import (
     AssetImage,
     Backdrop,
@@ -227,8 +228,8 @@ def desktop_builder() -> SceneBuilder:
             ("trash", "Trash"),
             ("file", "report.md"),
             ("folder", "Projects"),
-            ("notes", "todo"),
-            ("photos", "holiday"),
+            ("file", "todo"),
+            ("file", "holiday"),
         )
     ):
         y = 60 + k * 100
@@ -398,13 +399,15 @@ def desktop_builder() -> SceneBuilder:
                 b.paint(
                     RoundedBox((255, 255, 255, 40), 8), Rect(6, y - 4, 56, 56), key="dock-hover"
                 )
-            b.paint(
-                AssetImage(app),
-                Rect(10, y, 48, 48),
-                key=("dock", app),
-                interaction=f"shell:launch:{app}",
-                semantic=Semantic("button", app),
-            )
+            # application icons are the desktop theme's, painted as primitives
+            for part, (prim, rect) in enumerate(app_icon(app, 10, y, 48, app)):
+                b.paint(
+                    prim,
+                    rect,
+                    key=("dock", app, part),
+                    interaction=f"shell:launch:{app}",
+                    semantic=Semantic("button", app) if part == 0 else None,
+                )
             if app in ("files", "editor", "terminal"):
                 b.paint(RoundedBox(ORANGE, 2), Rect(2, y + 21, 4, 6), key=("running", app))
         b.paint(Box((255, 255, 255, 40)), Rect(10, H - 140, 48, 1), key="dock-sep")
@@ -436,7 +439,7 @@ def primitives_builder() -> SceneBuilder:
     label(b, "UiTextBold: jumps over", 40, 230, 16, bold=True, key="bold")
     text_line(b, "Text mono: $ echo fi ffl ->", 40, 260, 16, INK, key="mono")
     text_line(b, "Text sans: office AVA", 40, 290, 16, INK, font="sans", key="sans")
-    b.paint(AssetImage("terminal"), Rect(520, 200, 96, 96), key="asset")
+    b.paint(AssetImage("file"), Rect(520, 200, 96, 96), key="asset")
     b.paint(AssetImage("folder", tint=(40, 90, 200, 255)), Rect(640, 200, 96, 96), key="asset-tint")
     b.paint(Shadow((0, 0, 0, 140), 20, 6, 10, 4, 16), Rect(800, 200, 200, 120), key="shadow")
     b.paint(RoundedBox(WHITE, 16), Rect(800, 200, 200, 120), key="card")
@@ -488,13 +491,13 @@ def transforms_builder() -> SceneBuilder:
     b.paint(Box((40, 120, 200, 255)), Rect(0, 0, 200, 100), transform=rot30, key="rot-box")
     b.paint(UiText("rotated text", 20, INK), Rect(0, 120, 200, 30), transform=rot30, key="rot-text")
     b.paint(
-        AssetImage("browser"),
+        AssetImage("folder"),
         Rect(0, 0, 96, 96),
         transform=Transform.scale(1536, 1536, 600, 60),
         key="scaled-icon",
     )
     b.paint(
-        AssetImage("calendar"),
+        AssetImage("file"),
         Rect(0, 0, 96, 96),
         transform=Transform.scale(700, 1400, 820, 60),
         key="squashed-icon",
@@ -550,10 +553,10 @@ def clips_builder() -> SceneBuilder:
         )
     with b.group(clip=Rect(400, 100, 300, 300), rounded_clip=RoundedClip(400, 100, 300, 300, 60)):
         b.paint(Box((60, 160, 220, 255)), Rect(350, 50, 400, 400), key="rounded-blue")
-        b.paint(AssetImage("photos"), Rect(450, 150, 200, 200), key="rounded-photo")
+        b.paint(AssetImage("folder"), Rect(450, 150, 200, 200), key="rounded-photo")
     with b.group(opacity=128):
         b.paint(Box(WHITE), Rect(800, 100, 200, 200), key="half-white")
-        b.paint(AssetImage("terminal"), Rect(860, 160, 160, 160), key="half-icon")
+        b.paint(AssetImage("file"), Rect(860, 160, 160, 160), key="half-icon")
     b.paint(Box((255, 200, 0, 255)), Rect(100, 400, 300, 200), z=5, key="top-yellow")
     b.paint(Box((0, 200, 100, 255)), Rect(200, 450, 300, 200), z=1, key="under-green")
     b.paint(Box((200, 0, 200, 255)), Rect(300, 500, 300, 200), key="bottom-magenta")
@@ -630,7 +633,7 @@ def translucent_builder() -> SceneBuilder:
     b.paint(RoundedBox((233, 84, 32, 200), 40), Rect(320, 200, 640, 400), key="orange")
     b.paint(Shadow((0, 0, 0, 160), 30, 0, 0, 0, 20), Rect(700, 100, 300, 200), key="shadow")
     label(b, "Alpha", 100, 600, 48, (20, 20, 20, 255), key="alpha")
-    b.paint(AssetImage("notes"), Rect(1000, 500, 200, 200), key="note")
+    b.paint(AssetImage("file"), Rect(1000, 500, 200, 200), key="note")
     return b
 
 

@@ -16,8 +16,7 @@ from cwgym.scene import AssetImage, Rect, SceneBuilder, Symbol
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rendering.md"
 REQUIRED = {
-    "terminal", "files", "editor", "browser", "calculator", "calendar", "notes", "photos",
-    "settings", "trash", "close", "minimize", "maximize", "search", "chevron-down",
+    "terminal", "calendar", "settings", "trash", "close", "minimize", "maximize", "search", "chevron-down",
     "chevron-up", "chevron-left", "chevron-right", "folder", "file", "app-grid", "wifi",
     "volume", "battery", "power", "wallpaper",
 }  # fmt: skip
@@ -28,6 +27,13 @@ def _draw(name: str, color=None, size: int = 48) -> np.ndarray:
     target.canvas.clear(skia.Color4f(0, 0, 0, 0))
     draw_asset(target.canvas, name, size, size, color)
     return target.pixels.copy()
+
+
+def test_application_icons_are_the_desktop_themes_not_assets():
+    # one icon set per application id: the theme's primitives (cwgym.desktop.icons)
+    assert set(ICON_NAMES) == {"avatar", "file", "folder", "trash"}
+    for app in ("browser", "files", "editor", "calculator", "notes", "photos"):
+        assert not is_known(app)
 
 
 def test_the_names_the_desktop_needs_are_registered():
@@ -72,7 +78,7 @@ def test_unknown_names_draw_a_placeholder_and_are_reported():
     b = SceneBuilder(100, 50)
     b.paint(AssetImage("no-such-icon"), Rect(0, 0, 40, 40))
     b.paint(Symbol("no-such-symbol", (255, 255, 255, 255)), Rect(50, 0, 40, 40))
-    b.paint(AssetImage("terminal"), Rect(0, 0, 40, 40))
+    b.paint(AssetImage("folder"), Rect(0, 0, 40, 40))
     scene = b.finish()
     assert unknown_assets(scene) == ["no-such-icon", "no-such-symbol"]
     assert unknown_assets(scene.nodes[2:]) == []

@@ -10,16 +10,36 @@ a shell to be drivable.
 Themes paint through a :class:`~cwgym.scene.SceneBuilder` into fixed z layers the
 compositor sets up (``below`` for the wallpaper and desktop icons, one band per window for
 its frame, ``above`` for panels and bars, ``panel`` for open shell panels).
+
+A theme also owns what differs between platforms besides looks: the primary modifier of
+application shortcuts (:attr:`Theme.primary`), the shell's and the window manager's keys
+(:attr:`Theme.shell_keys`, :attr:`Theme.window_keys`), the clock's text
+(:meth:`Theme.clock_text`), the wallpaper and the fonts. :meth:`Theme.check` (run when a
+theme is registered) refuses a theme that names an unknown action, key or font.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from cwgym.scene import Color, Rect, SceneBuilder
+from cwgym.desktop.clock import clock_text
+from cwgym.desktop.icons import icon as tile_icon
+from cwgym.desktop.keys import PRIMARY_MODIFIERS, parse_key
+from cwgym.scene import FONTS, AssetImage, Color, Primitive, Rect, SceneBuilder
 
-__all__ = ["DockEntry", "FrameView", "IconView", "ShellView", "Theme"]
+if TYPE_CHECKING:
+    from cwgym.desktop.keys import Chord
+
+__all__ = ["FONT_ROLES", "SHELL_ACTIONS", "WINDOW_ACTIONS", "DockEntry", "FrameView", "IconView", "ShellView", "Theme"]
+
+#: What a key of :attr:`Theme.shell_keys` may do: open or close the app grid, step the
+#: window switcher forwards or backwards.
+SHELL_ACTIONS = ("launcher", "switcher-next", "switcher-previous")
+#: What a key of :attr:`Theme.window_keys` may do to the focused window.
+WINDOW_ACTIONS = ("close", "maximize", "minimize", "restore-or-minimize")
+#: The roles of :attr:`Theme.fonts`: interface text, bold interface text (titles, the clock).
+FONT_ROLES = ("ui", "ui-bold")
 
 
 @dataclass(frozen=True)
@@ -87,6 +107,17 @@ class Theme:
             ones in catalogue order).
         title_bar: height of a window's title bar.
         palette: colours applications use for their content.
+        primary: the modifier application shortcuts use (``Ctrl``, or ``Meta`` for a
+            Cmd-style platform): what ``Primary`` stands for in ``Primary+s``.
+        shell_keys: action (one of :data:`SHELL_ACTIONS`) -> the key names that do it,
+            whatever has the focus.
+        window_keys: action (one of :data:`WINDOW_ACTIONS`) -> the key names that do it to
+            the focused window when its application does not take the key.
+        wallpaper: what fills the screen under everything (a primitive).
+        fonts: role (:data:`FONT_ROLES`) -> the text layer's font key the shell paints it in.
+
+    The application icons are the theme's too (:meth:`icon`): the default is the vector
+    tile set of :mod:`cwgym.desktop.icons`, which a theme may replace with its own.
     """
 
     name = ""
@@ -97,6 +128,59 @@ class Theme:
     dock_order: tuple[str, ...] = ()
     title_bar = 36
     palette: ClassVar[dict[str, Color]] = {}
+    primary = "Ctrl"
+    shell_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
+    window_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
+    wallpaper: Primitive = AssetImage("wallpaper")
+    fonts: ClassVar[dict[str, str]] = {"ui": "sans", "ui-bold": "sans-bold"}
+
+    # -- behaviour ----------------------------------------------------------------------
+    def clock_text(self, unix_seconds: int) -> str:
+        """The top bar's clock at ``unix_seconds`` of logical time (GNOME's ``Sep 17  09:00``
+        unless a theme says otherwise)."""
+        return clock_text(unix_seconds)
+
+    def icon(self, app: str, x: int, y: int, size: int, label: str = "") -> list[tuple[Primitive, Rect]]:
+        """``app``'s icon as primitives in the square ``(x, y, size, size)``, bottom first
+        (the dock, the app grid and the switcher paint it)."""
+        return tile_icon(app, x, y, size, label)
+
+    def shell_action(self, chord: Chord) -> str | None:
+        """The :attr:`shell_keys` action ``chord`` does, or ``None``."""
+        return self._key_table("shell_keys").get(chord.name)
+
+    def window_action(self, chord: Chord) -> str | None:
+        """The :attr:`window_keys` action ``chord`` does, or ``None``."""
+        return self._key_table("window_keys").get(chord.name)
+
+    def _key_table(self, group: str) -> dict[str, str]:
+        """Chord name -> action of one key group, built once per theme instance."""
+        tables = self.__dict__.setdefault("_key_tables", {})
+        table = tables.get(group)
+        if table is None:
+            table = tables[group] = {
+                parse_key(name).name: action for action, names in getattr(self, group).items() for name in names
+            }
+        return table
+
+    def check(self) -> None:
+        """Refuse (``ValueError``) a theme naming an unknown action, key, modifier or font."""
+        if self.primary not in PRIMARY_MODIFIERS:
+            raise ValueError(f"theme {self.name!r}: primary must be one of {PRIMARY_MODIFIERS}, got {self.primary!r}")
+        for group, allowed in (("shell_keys", SHELL_ACTIONS), ("window_keys", WINDOW_ACTIONS)):
+            seen: dict[str, str] = {}
+            for action, names in getattr(self, group).items():
+                if action not in allowed:
+                    raise ValueError(f"theme {self.name!r}: {group} has unknown action {action!r} (known: {', '.join(allowed)})")
+                for name in names:
+                    try:
+                        chord = parse_key(name).name
+                    except KeyError:
+                        raise ValueError(f"theme {self.name!r}: {group}[{action!r}] names no key: {name!r}") from None
+                    if seen.setdefault(chord, action) != action:
+                        raise ValueError(f"theme {self.name!r}: {group} binds {chord} to both {seen[chord]!r} and {action!r}")
+        if set(self.fonts) != set(FONT_ROLES) or not set(self.fonts.values()) <= set(FONTS):
+            raise ValueError(f"theme {self.name!r}: fonts maps {', '.join(FONT_ROLES)} to font keys of {FONTS}, got {self.fonts!r}")
 
     # -- geometry ---------------------------------------------------------------------
     def work_area(self) -> Rect:

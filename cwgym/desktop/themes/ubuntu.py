@@ -5,13 +5,17 @@ Layout on the native 1280x800 screen: a 32 px black top bar with the workspace p
 right; a 68 px dock on the left with 48 px launchers (``shell:launch:<app>``) from y=47
 every 58 px and the Show Apps button (``shell:launcher``) at the bottom; windows live in
 the remaining work area, with 36 px header bars.
+
+Keys: Super (``Meta``), ``Meta+Space`` and ``Ctrl+Escape`` open the app grid, ``Alt+Tab``
+(``Meta+Tab``) steps the switcher, ``Alt+F4`` closes, ``Meta+Up`` maximizes,
+``Meta+Down`` restores or minimizes and ``Meta+H`` minimizes the focused window;
+application shortcuts use ``Ctrl``.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from cwgym.desktop.icons import icon
 from cwgym.desktop.themes import register
 from cwgym.desktop.themes.base import DockEntry, FrameView, ShellView, Theme
 from cwgym.scene import (
@@ -20,6 +24,7 @@ from cwgym.scene import (
     Box,
     Color,
     NodeState,
+    Primitive,
     Rect,
     Region,
     RoundedBox,
@@ -100,6 +105,20 @@ class UbuntuTheme(Theme):
         "kdenlive": "Kdenlive",
     }
     dock_order = ("browser", "mail", "files", "terminal", "editor", "music", "docs")
+    primary = "Ctrl"
+    shell_keys: ClassVar[dict[str, tuple[str, ...]]] = {
+        "launcher": ("Meta", "Meta+Space", "Ctrl+Escape"),
+        "switcher-next": ("Alt+Tab", "Meta+Tab"),
+        "switcher-previous": ("Shift+Alt+Tab", "Shift+Meta+Tab"),
+    }
+    window_keys: ClassVar[dict[str, tuple[str, ...]]] = {
+        "close": ("Alt+F4",),
+        "maximize": ("Meta+Up",),
+        "restore-or-minimize": ("Meta+Down",),
+        "minimize": ("Meta+H",),
+    }
+    wallpaper: Primitive = AssetImage("wallpaper")
+    fonts: ClassVar[dict[str, str]] = {"ui": "sans", "ui-bold": "sans-bold"}
     palette: ClassVar[dict[str, Color]] = {
         "window": (250, 250, 250, 255),
         "text": (46, 46, 46, 255),
@@ -114,6 +133,12 @@ class UbuntuTheme(Theme):
         "header_inactive": (246, 246, 246, 255),
     }
 
+    def _ui(self, text: str, size: int, color: Color) -> UiText:
+        return UiText(text, size, color, self.fonts["ui"])
+
+    def _bold(self, text: str, size: int, color: Color) -> UiTextBold:
+        return UiTextBold(text, size, color, self.fonts["ui-bold"])
+
     # -- geometry ---------------------------------------------------------------------
     def work_area(self) -> Rect:
         return Rect(DOCK_W, TOP_BAR, SCREEN[0] - DOCK_W, SCREEN[1] - TOP_BAR)
@@ -123,7 +148,7 @@ class UbuntuTheme(Theme):
 
     # -- below windows ----------------------------------------------------------------
     def paint_below(self, b: SceneBuilder, view: ShellView) -> None:
-        b.paint(AssetImage("wallpaper"), Rect(0, 0, *SCREEN), key="wallpaper")
+        b.paint(self.wallpaper, Rect(0, 0, *SCREEN), key="wallpaper")
         if not view.shell:
             return
         area = self.work_area()
@@ -145,10 +170,10 @@ class UbuntuTheme(Theme):
             b.paint(AssetImage("file" if ic.kind == "file" else "folder"), Rect(x + 22, y + 6, 48, 48), key=("icon", ic.target), interaction=ic.target)
             if ic.kind == "home":
                 b.paint(Symbol("home", WHITE, 20), Rect(x + 36, y + 24, 20, 20), key=("icon-badge", ic.target), interaction=ic.target)
-            label = ellipsize(ic.label, "sans", 13, cell_w - 12)
+            label = ellipsize(ic.label, self.fonts["ui"], 13, cell_w - 12)
             b.paint(
-                UiText(label, 13, WHITE),
-                _centered(label, "sans", 13, x + (cell_w - 4) // 2, y + 60),
+                self._ui(label, 13, WHITE),
+                _centered(label, self.fonts["ui"], 13, x + (cell_w - 4) // 2, y + 60),
                 key=("icon-label", ic.target),
                 interaction=ic.target,
             )
@@ -199,11 +224,11 @@ class UbuntuTheme(Theme):
             b.paint(Symbol(symbol, pal["text"], 16), Rect(rect.x + 4, rect.y + 4, 16, 16), key=("glyph", op), interaction=f"window:{wid}:{op}", z=4)
             right -= 32
         room = max(0, right - r.x - 48)
-        title = ellipsize(frame.title, "sans-bold", 14, room)
-        tr = _centered(title, "sans-bold", 14, r.x + r.width // 2, r.y + 9)
+        title = ellipsize(frame.title, self.fonts["ui-bold"], 14, room)
+        tr = _centered(title, self.fonts["ui-bold"], 14, r.x + r.width // 2, r.y + 9)
         if tr.right > right:
             tr = Rect(right - tr.width, tr.y, tr.width, tr.height)
-        b.paint(UiTextBold(title, 14, pal["text"] if frame.focused else pal["muted"]), tr, key="title", z=3)
+        b.paint(self._bold(title, 14, pal["text"] if frame.focused else pal["muted"]), tr, key="title", z=3)
         if frame.maximized:
             return
         edge, corner = 4, 12
@@ -240,7 +265,7 @@ class UbuntuTheme(Theme):
         for i, w in enumerate((18, 7, 7)):
             x = 18 + sum((18, 7, 7)[:i]) + 5 * i
             b.paint(RoundedBox(WHITE if i == 0 else (170, 170, 170, 255), 3), Rect(x, 13, w, 6), key=("ws", i), interaction="shell:activities")
-        b.paint(UiTextBold(view.clock, 14, WHITE), _centered(view.clock, "sans-bold", 14, SCREEN[0] // 2, 7), key="clock")
+        b.paint(self._bold(view.clock, 14, WHITE), _centered(view.clock, self.fonts["ui-bold"], 14, SCREEN[0] // 2, 7), key="clock")
         for i, symbol in enumerate(("battery", "volume", "network-wired")):
             b.paint(Symbol(symbol, WHITE, 16), Rect(SCREEN[0] - 30 - 24 * i, 8, 16, 16), key=("status", symbol))
         b.paint(Box((30, 30, 30, 240)), Rect(0, TOP_BAR, DOCK_W, SCREEN[1] - TOP_BAR), key="dock")
@@ -265,7 +290,7 @@ class UbuntuTheme(Theme):
             b.paint(RoundedBox((255, 255, 255, 45), 10), Rect(6, y - 4, 56, 56), key=("dock-focus", entry.app))
         if entry.running:
             b.paint(RoundedBox(ORANGE, 3), Rect(1, y + 21, 5, 6), key=("dock-running", entry.app))
-        for k, (prim, rect) in enumerate(icon(entry.app, 10, y, DOCK_ICON, entry.label)):
+        for k, (prim, rect) in enumerate(self.icon(entry.app, 10, y, DOCK_ICON, entry.label)):
             b.paint(
                 prim,
                 rect,
@@ -301,14 +326,14 @@ class UbuntuTheme(Theme):
             state=NodeState(focused=True),
         )
         b.paint(Symbol("search", (90, 90, 90, 255), 16), Rect(field.x + 12, field.y + 10, 16, 16), key="launcher-search-glyph", interaction="shell:launcher:search")
-        h = line_height("sans", 15)
+        h = line_height(self.fonts["ui"], 15)
         text_x = field.x + 36
         if search:
-            b.paint(UiText(search, 15, (30, 30, 30, 255)), Rect(text_x, field.y + (36 - h) // 2, measure(search, "sans", 15), h), key="launcher-search-text", interaction="shell:launcher:search")
+            b.paint(self._ui(search, 15, (30, 30, 30, 255)), Rect(text_x, field.y + (36 - h) // 2, measure(search, self.fonts["ui"], 15), h), key="launcher-search-text", interaction="shell:launcher:search")
         else:
             hint = "Type to search"
-            b.paint(UiText(hint, 15, (120, 120, 120, 255)), Rect(text_x, field.y + (36 - h) // 2, measure(hint, "sans", 15), h), key="launcher-search-hint", interaction="shell:launcher:search")
-        caret = Rect(text_x + (shape(search, "sans", 15).caret_x(len(search)) if search else 0), field.y + (36 - h) // 2, 1, h)
+            b.paint(self._ui(hint, 15, (120, 120, 120, 255)), Rect(text_x, field.y + (36 - h) // 2, measure(hint, self.fonts["ui"], 15), h), key="launcher-search-hint", interaction="shell:launcher:search")
+        caret = Rect(text_x + (shape(search, self.fonts["ui"], 15).caret_x(len(search)) if search else 0), field.y + (36 - h) // 2, 1, h)
         b.paint(Box((30, 30, 30, 255)), caret, key="launcher-caret")
         cols, cell_w, cell_h = 6, 150, 132
         top = area.y + 92
@@ -316,7 +341,7 @@ class UbuntuTheme(Theme):
         rows = max(1, (area.bottom - top) // cell_h)
         if not view.grid:
             msg = "No results"
-            b.paint(UiText(msg, 18, WHITE), _centered(msg, "sans", 18, area.x + area.width // 2, top + 40), key="launcher-empty")
+            b.paint(self._ui(msg, 18, WHITE), _centered(msg, self.fonts["ui"], 18, area.x + area.width // 2, top + 40), key="launcher-empty")
         for i, entry in enumerate(view.grid[: cols * rows]):
             row, col = divmod(i, cols)
             x, y = left + col * cell_w, top + row * cell_h
@@ -329,10 +354,10 @@ class UbuntuTheme(Theme):
                 semantic=Semantic("button", entry.label),
                 state=NodeState(selected=i == 0 and bool(search)),
             )
-            for k, (prim, rect) in enumerate(icon(entry.app, x + (cell_w - 64) // 2, y + 12, 64, entry.label)):
+            for k, (prim, rect) in enumerate(self.icon(entry.app, x + (cell_w - 64) // 2, y + 12, 64, entry.label)):
                 b.paint(prim, rect, key=("grid", entry.app, k), interaction=target)
-            label = ellipsize(entry.label, "sans", 14, cell_w - 24)
-            b.paint(UiText(label, 14, WHITE), _centered(label, "sans", 14, x + cell_w // 2, y + 88), key=("grid-label", entry.app), interaction=target)
+            label = ellipsize(entry.label, self.fonts["ui"], 14, cell_w - 24)
+            b.paint(self._ui(label, 14, WHITE), _centered(label, self.fonts["ui"], 14, x + cell_w // 2, y + 88), key=("grid-label", entry.app), interaction=target)
         return ("shell:launcher:search", b.id_for("launcher-search"), caret, search)
 
     def _switcher(self, b: SceneBuilder, view: ShellView, panel: dict) -> None:
@@ -357,11 +382,11 @@ class UbuntuTheme(Theme):
                 semantic=Semantic("button", title),
                 state=NodeState(selected=chosen),
             )
-            for k, (prim, rect) in enumerate(icon(app, tx + 16, y + gap + 16, 64, title)):
+            for k, (prim, rect) in enumerate(self.icon(app, tx + 16, y + gap + 16, 64, title)):
                 b.paint(prim, rect, key=("switch", wid, k), interaction=target)
         if items:
-            title = ellipsize(items[min(index, len(items) - 1)][1], "sans", 14, width - 24)
-            b.paint(UiText(title, 14, WHITE), _centered(title, "sans", 14, x + width // 2, y + tile + 2 * gap + 4), key="switcher-title")
+            title = ellipsize(items[min(index, len(items) - 1)][1], self.fonts["ui"], 14, width - 24)
+            b.paint(self._ui(title, 14, WHITE), _centered(title, self.fonts["ui"], 14, x + width // 2, y + tile + 2 * gap + 4), key="switcher-title")
 
     def _context(self, b: SceneBuilder, view: ShellView, panel: dict) -> None:
         items = view.context
@@ -382,7 +407,7 @@ class UbuntuTheme(Theme):
                 semantic=Semantic("menuitem", label),
                 state=NodeState(selected=selected),
             )
-            b.paint(UiText(label, 14, (40, 40, 40, 255)), Rect(x + 18, iy + (item_h - line_height("sans", 14)) // 2, measure(label, "sans", 14), line_height("sans", 14)), key=("context-label", target), interaction=target)
+            b.paint(self._ui(label, 14, (40, 40, 40, 255)), Rect(x + 18, iy + (item_h - line_height(self.fonts["ui"], 14)) // 2, measure(label, self.fonts["ui"], 14), line_height(self.fonts["ui"], 14)), key=("context-label", target), interaction=target)
 
 
 THEME = register(UbuntuTheme())

@@ -1,4 +1,7 @@
-"""The shell's behaviour: launching, the launcher, the switcher, the context panel, icons.
+"""The desktop shell's controls: launching apps, the app grid, switcher, context panel, icons.
+
+(This is the GNOME-style *desktop* shell — dock, top bar, panels — not the POSIX shell of
+:mod:`cwgym.machine.shell`.)
 
 Every shell control is reached through :func:`activate` with its interaction target,
 whether a pointer click found it by hit testing or ``application.v1 shell`` named it, so
@@ -28,10 +31,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.desktop import wm
+import cwgym.desktop.wm as wm
 from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
-from cwgym.desktop.clock import clock_text
-from cwgym.desktop.framework import AppError, UnknownTarget, lookup
+from cwgym.desktop.framework import AppError, UnknownTarget
 from cwgym.desktop.state import Window
 from cwgym.desktop.themes.base import DockEntry, IconView, ShellView
 from cwgym.machine.filesystem import FsError
@@ -39,12 +41,17 @@ from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 
 if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
+    from cwgym.desktop.seatlike import SeatLike
 
 __all__ = [
+    "CHROME",
+    "PANEL_TARGETS",
+    "SEARCH_MAX",
     "activate",
     "close_panel",
     "home",
+    "in_panel",
+    "keeps_panel_open",
     "launch",
     "launcher_matches",
     "list_apps",
@@ -55,12 +62,17 @@ __all__ = [
     "toggle_launcher",
 ]
 
-_PANEL_TARGETS = {
+#: The most characters the app grid's search field holds; typing past it is ``invalid``.
+SEARCH_MAX = 256
+
+#: Target prefixes inside each kind of open panel.
+PANEL_TARGETS = {
     "launcher": ("shell:grid:", "shell:launcher:search"),
     "switcher": ("shell:switcher:",),
     "context": ("shell:context:",),
 }
-_CHROME = ("shell:launch:", "shell:launcher", "shell:activities")
+#: Target prefixes of the dock and the top bar, which stay usable over the app grid.
+CHROME = ("shell:launch:", "shell:launcher", "shell:activities")
 _PANEL_OPENERS = ("shell:launcher", "shell:activities", "shell:switcher")
 
 
@@ -75,24 +87,25 @@ def _failed() -> ActionError:
 # -- the catalogue as this seat sees it -----------------------------------------------------
 
 
-def installed(seat: Seat) -> list[str]:
+def installed(seat: SeatLike) -> list[str]:
     """Installed application ids (aliases resolved), catalogue order, then others sorted."""
     ids = {canonical_id(a) for a in seat.machine.installed_apps}
     ordered = [a for a in CATALOGUE if a in ids]
     return ordered + sorted(ids - set(ordered))
 
 
-def label(seat: Seat, app_id: str) -> str:
-    app = lookup(app_id)
+def label(seat: SeatLike, app_id: str) -> str:
+    """What the shell calls ``app_id``: the theme's name, the catalogue's, the app's own."""
+    app = seat.apps.get(app_id)
     default = LABELS.get(app_id) or (app.label if app is not None and app.label else app_id)
     return seat.theme.label(app_id, default) if seat.theme is not None else default
 
 
-def _known(app_id: str) -> bool:
-    return app_id in LABELS or lookup(app_id) is not None
+def _known(seat: SeatLike, app_id: str) -> bool:
+    return app_id in LABELS or seat.apps.get(app_id) is not None
 
 
-def list_apps(seat: Seat, include_uninstalled: bool) -> list[dict[str, Any]]:
+def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]:
     """``application.v1 list`` entries (see the module docs of the family)."""
     have = installed(seat)
     have_set = set(have)
@@ -101,7 +114,7 @@ def list_apps(seat: Seat, include_uninstalled: bool) -> list[dict[str, Any]]:
         ids = [a for a in CATALOGUE] + [a for a in have if a not in CATALOGUE]
     out = []
     for app_id in ids:
-        app = lookup(app_id)
+        app = seat.apps.get(app_id)
         is_installed = app_id in have_set
         blocked = _blocked(seat, app_id, is_installed)
         launchable = blocked is None and is_installed and app is not None
@@ -118,7 +131,7 @@ def list_apps(seat: Seat, include_uninstalled: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _blocked(seat: Seat, app_id: str, is_installed: bool) -> str | None:
+def _blocked(seat: SeatLike, app_id: str, is_installed: bool) -> str | None:
     if not is_installed:
         return errors.APPLICATION_NOT_INSTALLED
     if not seat.shell:
@@ -131,7 +144,7 @@ def _blocked(seat: Seat, app_id: str, is_installed: bool) -> str | None:
 # -- launching ------------------------------------------------------------------------------
 
 
-def launch(seat: Seat, kind: Any, argument: Any = None) -> int:
+def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
     """Open a new window of ``kind``; returns its id.
 
     Refusals: ``no_desktop_shell``, ``application_not_installed``,
@@ -142,11 +155,11 @@ def launch(seat: Seat, kind: Any, argument: Any = None) -> int:
         raise ActionError(errors.INVALID)
     seat.require_shell()
     app_id = canonical_id(kind)
-    if not _known(app_id) or app_id not in set(installed(seat)):
+    if not _known(seat, app_id) or app_id not in set(installed(seat)):
         raise ActionError(errors.NOT_FOUND, errors.APPLICATION_NOT_INSTALLED)
     if app_id == "browser" and "browser.v1" not in seat.actions:
         raise ActionError(errors.DENIED, errors.BROWSER_FAMILY_REQUIRED)
-    app = lookup(app_id)
+    app = seat.apps.get(app_id)
     if app is None:
         raise _failed()
     desk = seat.desk
@@ -167,7 +180,7 @@ def launch(seat: Seat, kind: Any, argument: Any = None) -> int:
     return win.id
 
 
-def activate_app(seat: Seat, app_id: str) -> int:
+def activate_app(seat: SeatLike, app_id: str) -> int:
     """What a dock launcher does: show the app's highest window, else launch it."""
     desk = seat.desk
     for wid in reversed(desk.stack):
@@ -178,7 +191,7 @@ def activate_app(seat: Seat, app_id: str) -> int:
     return launch(seat, app_id)
 
 
-def home(seat: Seat) -> None:
+def home(seat: SeatLike) -> None:
     """Show the desktop: close the panel and minimize every window."""
     desk = seat.desk
     desk.panel = None
@@ -190,11 +203,11 @@ def home(seat: Seat) -> None:
 # -- panels ---------------------------------------------------------------------------------
 
 
-def close_panel(seat: Seat) -> None:
+def close_panel(seat: SeatLike) -> None:
     seat.desk.panel = None
 
 
-def toggle_launcher(seat: Seat, *, open_only: bool = False) -> None:
+def toggle_launcher(seat: SeatLike, *, open_only: bool = False) -> None:
     desk = seat.desk
     if desk.panel is not None and desk.panel.get("kind") == "launcher":
         if not open_only:
@@ -203,7 +216,7 @@ def toggle_launcher(seat: Seat, *, open_only: bool = False) -> None:
     desk.panel = {"kind": "launcher", "search": ""}
 
 
-def launcher_matches(seat: Seat, search: str) -> list[str]:
+def launcher_matches(seat: SeatLike, search: str) -> list[str]:
     """Installed apps the search text matches: label prefix first, then substrings, by label."""
     apps = sorted(installed(seat), key=lambda a: (label(seat, a).casefold(), a))
     needle = search.strip().casefold()
@@ -214,7 +227,7 @@ def launcher_matches(seat: Seat, search: str) -> list[str]:
     return prefix + rest
 
 
-def switcher_step(seat: Seat, step: int = 1) -> None:
+def switcher_step(seat: SeatLike, step: int = 1) -> None:
     """Open the switcher on the next window (most recent first), or move its selection."""
     desk = seat.desk
     if desk.panel is not None and desk.panel.get("kind") == "switcher":
@@ -228,7 +241,7 @@ def switcher_step(seat: Seat, step: int = 1) -> None:
     desk.panel = {"kind": "switcher", "order": order, "index": (1 if len(order) > 1 else 0) if step > 0 else len(order) - 1}
 
 
-def switcher_commit(seat: Seat) -> None:
+def switcher_commit(seat: SeatLike) -> None:
     desk = seat.desk
     panel = desk.panel or {}
     order = panel.get("order") or []
@@ -239,7 +252,7 @@ def switcher_commit(seat: Seat) -> None:
             wm.focus(desk, win)
 
 
-def open_context(seat: Seat, x: int, y: int, subject: dict[str, Any]) -> None:
+def open_context(seat: SeatLike, x: int, y: int, subject: dict[str, Any]) -> None:
     """Open the context panel at ``(x, y)`` (native pixels) for a desktop, icon or window."""
     kind = subject["type"]
     if kind == "window":
@@ -262,7 +275,7 @@ def open_context(seat: Seat, x: int, y: int, subject: dict[str, Any]) -> None:
     seat.desk.panel = {"kind": "context", "x": x, "y": y, "subject": subject, "items": items, "index": None}
 
 
-def _context_action(seat: Seat, action: str) -> Any:
+def _context_action(seat: SeatLike, action: str) -> Any:
     desk = seat.desk
     panel = desk.panel or {}
     subject = panel.get("subject") or {}
@@ -314,7 +327,7 @@ def _context_action(seat: Seat, action: str) -> Any:
 # -- desktop icons --------------------------------------------------------------------------
 
 
-def desktop_icons(seat: Seat) -> tuple[IconView, ...]:
+def desktop_icons(seat: SeatLike) -> tuple[IconView, ...]:
     """Home, then the entries of ``~/Desktop`` (folders first, then by name)."""
     icons = [IconView("shell:icon:home", "Home", "home")]
     folder = f"{seat.machine.home}/Desktop"
@@ -334,7 +347,7 @@ def desktop_icons(seat: Seat) -> tuple[IconView, ...]:
     return tuple(icons)
 
 
-def open_icon(seat: Seat, target: str) -> dict[str, int]:
+def open_icon(seat: SeatLike, target: str) -> dict[str, int]:
     """What a double click on a desktop icon does: open it in the application for it."""
     home_dir = seat.machine.home
     if target == "shell:icon:home":
@@ -350,7 +363,7 @@ def open_icon(seat: Seat, target: str) -> dict[str, int]:
         return {"window": launch(seat, "files", path)}
     have = installed(seat)
     for app_id in have:
-        app = lookup(app_id)
+        app = seat.apps.get(app_id)
         if app is not None and any(name.endswith(suffix) for suffix in app.opens):
             return {"window": launch(seat, app_id, path)}
     return {"window": launch(seat, "editor", path)}
@@ -359,7 +372,7 @@ def open_icon(seat: Seat, target: str) -> dict[str, int]:
 # -- the view the theme paints --------------------------------------------------------------
 
 
-def shell_view(seat: Seat) -> ShellView:
+def shell_view(seat: SeatLike) -> ShellView:
     desk = seat.desk
     if not seat.shell:
         return ShellView("", (), (), (), None, None, shell=False)
@@ -383,7 +396,7 @@ def shell_view(seat: Seat) -> ShellView:
         elif kind == "context":
             context = tuple((t, lab) for t, lab in panel["items"])
     return ShellView(
-        clock_text(seat.machine.clock.unix_seconds()),
+        seat.theme.clock_text(seat.machine.clock.unix_seconds()),
         dock,
         grid,
         desktop_icons(seat),
@@ -398,12 +411,19 @@ def shell_view(seat: Seat) -> ShellView:
 # -- activation -----------------------------------------------------------------------------
 
 
-def _in_panel(kind: str | None, target: str) -> bool:
-    return kind is not None and target.startswith(_PANEL_TARGETS.get(kind, ()))
+def in_panel(kind: str | None, target: str) -> bool:
+    """Whether ``target`` is a control of the open panel of ``kind``."""
+    return kind is not None and target.startswith(PANEL_TARGETS.get(kind, ()))
+
+
+def keeps_panel_open(kind: str | None, target: str) -> bool:
+    """Whether a press on ``target`` leaves the open panel of ``kind`` open: a control of
+    the panel, or (over the app grid) the dock and the top bar. Any other press closes it."""
+    return in_panel(kind, target) or (kind == "launcher" and target.startswith(CHROME))
 
 
 def activate(
-    seat: Seat,
+    seat: SeatLike,
     target: Any,
     point: tuple[int, int] | None = None,
     *,
@@ -420,11 +440,10 @@ def activate(
         raise ActionError(errors.INVALID)
     desk = seat.desk
     panel_kind = desk.panel.get("kind") if desk.panel is not None else None
-    if panel_kind is not None and not _in_panel(panel_kind, target):
+    if panel_kind is not None and not in_panel(panel_kind, target):
         # The dock and the top bar stay usable over the app grid; any other click outside
         # an open panel only closes it. A named target closes it and goes on.
-        chrome = panel_kind == "launcher" and target.startswith(_CHROME)
-        if pointer and not chrome:
+        if pointer and not keeps_panel_open(panel_kind, target):
             desk.panel = None
             return None
         if target not in _PANEL_OPENERS:
@@ -438,7 +457,7 @@ def activate(
     seat.require_shell()
     head, _, rest = target[6:].partition(":")
     if head == "launch" and rest:
-        if not _known(rest) or rest not in set(installed(seat)):
+        if not _known(seat, rest) or rest not in set(installed(seat)):
             raise _unknown()
         return {"window": activate_app(seat, rest)}
     if head == "grid" and rest:
@@ -477,7 +496,7 @@ def activate(
     raise _unknown()
 
 
-def _window_target(seat: Seat, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()) -> Any:
+def _window_target(seat: SeatLike, target: str, point: tuple[int, int] | None, modifiers: tuple[str, ...] = ()) -> Any:
     seat.require_shell()
     parts = target.split(":", 3)
     if len(parts) < 3 or not parts[1].isdigit():

@@ -1,6 +1,8 @@
-"""``notepad_test``: a small application that exercises the whole framework.
+"""``notepad_test``: a small test application that exercises the whole framework.
 
-It is not part of the catalogue: a world lists it in ``installed_apps`` to get it. A
+It ships with the tests, not the package: :mod:`desktop_fixture` imports this module,
+which registers it in ``cwgym.apps.APPS`` for the test session, and a world lists it in
+``installed_apps`` to get it. A
 window holds a one-line note field, a Save button, a level slider (a drag surface), a
 scrolling list of thirty items and a status line. It opens a ``.note`` file given as the
 argument (a desktop icon of such a file opens here), saves through the user's
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget, register
+from cwgym.apps import APPS, register
+from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
@@ -207,7 +210,7 @@ class NotepadTest(App):
             step = -1 if chord.shift else 1
             state["focus"] = FOCUS_ORDER[(FOCUS_ORDER.index(focus) + step) % len(FOCUS_ORDER)]
             return True
-        if chord.is_("Ctrl+S"):
+        if ctx.pressed(chord, "Primary+s"):
             self._save(ctx, state)
             return True
         if focus == "save":
@@ -232,9 +235,9 @@ class NotepadTest(App):
             state["caret"] = max(0, min(len(text), c + (1 if chord.key == "ArrowRight" else -1)))
         elif chord.is_("Home", "End"):
             state["caret"] = 0 if chord.key == "Home" else len(text)
-        elif chord.is_("Ctrl+C"):
+        elif ctx.pressed(chord, "Primary+c"):
             ctx.clipboard = text
-        elif chord.is_("Ctrl+V"):
+        elif ctx.pressed(chord, "Primary+v"):
             self._insert(state, ctx.clipboard)
         elif chord.char is not None:
             self._insert(state, chord.char)
@@ -249,4 +252,5 @@ class NotepadTest(App):
         return True
 
 
-register(NotepadTest())
+if NotepadTest.id not in APPS:
+    register(NotepadTest())
