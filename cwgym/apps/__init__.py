@@ -16,10 +16,10 @@ the desktop reads it through the :class:`~cwgym.desktop.framework.AppLookup` pro
 
 from __future__ import annotations
 
-from cwgym.desktop.framework import App, install_default_apps
+from cwgym.desktop.framework import App
 from cwgym.kernel.registry import Registry
 
-__all__ = ["APPS", "load", "register"]
+__all__ = ["APPS", "register"]
 
 #: Every application, by id.
 APPS: Registry[App] = Registry("application", __name__)
@@ -32,15 +32,3 @@ def register(app: App) -> App:
         raise ValueError("register takes an App instance with an id")
     return APPS.register(app.id, app)
 
-
-def load() -> None:
-    """Import (and so register) every application module of this package.
-
-    Compatibility for callers written before :data:`APPS`: reading the registry loads it.
-    """
-    APPS.load()
-
-
-# Compatibility: a Seat or visible_parts built without ``apps=`` (the environment, until
-# it passes APPS) finds the applications through the desktop's default lookup.
-install_default_apps(APPS)

@@ -20,9 +20,6 @@ Modules, one job each:
   the modules it drives know it as a :class:`~cwgym.desktop.seatlike.SeatLike`.
 """
 
-# Compatibility: ``from cwgym.desktop import shell`` (the environment's application family)
-# still finds the renamed module until it calls Seat.home / open_launcher / step_switcher.
-import cwgym.desktop.launcher as shell  # noqa: F401
 from cwgym.desktop.framework import (
     App,
     AppContext,

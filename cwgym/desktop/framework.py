@@ -76,7 +76,7 @@ if TYPE_CHECKING:
     from cwgym.machine.filesystem import UserFS
     from cwgym.machine.machine import Machine
 
-__all__ = ["App", "AppContext", "AppError", "AppLookup", "InvalidInput", "UnknownTarget", "default_apps", "install_default_apps"]
+__all__ = ["App", "AppContext", "AppError", "AppLookup", "InvalidInput", "UnknownTarget"]
 
 
 class AppError(Exception):
@@ -359,19 +359,3 @@ class AppLookup(Protocol):
 
     def get(self, name: str, default: None = None, /) -> App | None: ...
 
-
-# -- compatibility ---------------------------------------------------------------------
-# A Seat or ``visible_parts`` built without an application lookup (the environment, until
-# it passes ``apps=cwgym.apps.APPS``) uses the one ``cwgym.apps`` installs here when it is
-# imported. Remove this and the ``apps=None`` defaults once every caller passes it.
-_DEFAULT_APPS: list[AppLookup] = []
-
-
-def install_default_apps(apps: AppLookup) -> None:
-    """Make ``apps`` the lookup of seats built without one (compatibility; see above)."""
-    _DEFAULT_APPS[:] = [apps]
-
-
-def default_apps() -> AppLookup:
-    """The lookup :func:`install_default_apps` installed, else an empty one."""
-    return _DEFAULT_APPS[0] if _DEFAULT_APPS else {}

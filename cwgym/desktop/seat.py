@@ -15,7 +15,7 @@ import cwgym.desktop.compositor as compositor
 import cwgym.desktop.launcher as launcher
 import cwgym.desktop.routing as routing
 import cwgym.desktop.wm as wm
-from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, InvalidInput, default_apps
+from cwgym.desktop.framework import App, AppContext, AppError, AppLookup, InvalidInput
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 from cwgym.scene import Rect, Scene
@@ -56,7 +56,7 @@ class Seat:
         latch: Callable[[dict], None] | None = None,
         apps: AppLookup | None = None,
     ) -> None:
-        self.apps = apps if apps is not None else default_apps()
+        self.apps: AppLookup = apps if apps is not None else {}
         self.latch = latch
         self.desk = desk
         self.machine = machine

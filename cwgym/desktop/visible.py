@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop.framework import AppLookup, default_apps
+from cwgym.desktop.framework import AppLookup
 from cwgym.desktop.state import Desktop
 from cwgym.kernel.digest import canonical
 from cwgym.protocol import effects
@@ -29,18 +29,15 @@ WINDOW_PARTS = (
 )
 
 
-def visible_parts(desk: Desktop, apps: AppLookup | None = None) -> dict[str, Any]:
+def visible_parts(desk: Desktop, apps: AppLookup) -> dict[str, Any]:
     """``{"windows": {id: {tag: value}}, "stack": ids, "window.focused": id, "shell": ...}``.
 
     ``apps`` (``cwgym.apps.APPS``) tells each window's application, whose ``focus_keys``
-    split its state into content and focus; without it, the compatibility default of
-    :func:`~cwgym.desktop.framework.default_apps`.
+    split its state into content and focus.
 
     ``stack`` (bottom to top) is compared, like the per-window parts, over the windows
     present before and after; a change in it is reported as ``window.focused`` (raising).
     """
-    if apps is None:
-        apps = default_apps()
     windows: dict[int, dict[str, Any]] = {}
     for wid in sorted(desk.windows):
         win = desk.windows[wid]

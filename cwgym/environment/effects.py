@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cwgym.apps import APPS
 from cwgym.desktop.state import Desktop
 from cwgym.desktop.visible import visible_parts
 from cwgym.kernel.digest import u64
@@ -27,14 +28,14 @@ if TYPE_CHECKING:
 _WINDOWS = "windows"
 _STACK = "stack"
 _PER_WINDOW = (_WINDOWS, _STACK)
-_NO_DESKTOP = visible_parts(Desktop())
+_NO_DESKTOP = visible_parts(Desktop(), {})
 
 
 def visible_projection(session: Session, machine: Machine) -> dict[str, Any]:
     """Tag -> value of each actor-visible part of ``machine`` for ``session``."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
     desk = session.desktops.get(machine.id)
-    parts.update(visible_parts(desk) if desk is not None else _NO_DESKTOP)
+    parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
     return parts
 
 

@@ -25,13 +25,17 @@ the subsystems as ``kernel``, ``clock``, ``scheduler``, ``topology``, ``machines
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from cwgym._version import engine_version
+from cwgym.apps import APPS
 from cwgym.desktop.autostart import run_autostart
+from cwgym.desktop.scene_cache import SceneCache
+from cwgym.desktop.seat import Seat
 from cwgym.desktop.state import Desktop
+from cwgym.desktop.themes import THEMES
 from cwgym.environment.channels import CHANNELS
 from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
@@ -61,9 +65,6 @@ from cwgym.protocol.definition import (
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
 from cwgym.protocol.limits import MAX_VIEWPORT_PIXELS, MAX_VIEWPORT_SIDE, viewport_ok
 from cwgym.render import Renderer
-
-if TYPE_CHECKING:
-    from cwgym.desktop.seat import Seat
 
 __all__ = ["SNAPSHOT_FORMAT", "Runtime", "RuntimeFrozen"]
 
@@ -277,12 +278,6 @@ class Runtime:
         the granted families: its keys are content, so every session of the world and its
         forks share it.
         """
-        from cwgym.apps import load
-        from cwgym.desktop.compositor import SceneCache
-        from cwgym.desktop.seat import Seat
-        from cwgym.desktop.themes import theme
-
-        load()
         desk = session.desktops.get(machine_id)
         if desk is None:
             desk = Desktop()
@@ -297,11 +292,12 @@ class Runtime:
         return Seat(
             desk,
             self.machines[machine_id],
-            theme(name),
+            THEMES.get(name) if name else None,
             frozenset(config.actions),
             frozenset(config.observations),
             cache,
             latch=lambda result: session.terminal.__setitem__(machine_id, result),
+            apps=APPS,
         )
 
     # -- acting ----------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_shell_targets_need_application_v1():
     w = world()
     env = w.environment({"actor": "a", "machines": [M], "actions": ["pointer.v1"], "observations": ["semantic.v1"]})
     ok(env, ptr("click", 34, 187))  # the dock is not there without application.v1
-    from cwgym.desktop import shell as shell_behaviour
+    from cwgym.desktop import launcher as shell_behaviour
 
     seat = w.runtime.seat(w.runtime.session(env.id), M)
     with pytest.raises(errors.ActionError) as info:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop import shell, wm
+from cwgym.desktop import wm
 from cwgym.desktop.seat import Seat
 from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
 from cwgym.machine.filesystem import FsError
@@ -80,16 +80,13 @@ class ApplicationFamily:
         wm.restore(seat.desk, win)
 
     def _op_home(self, seat: Seat, payload: dict[str, Any]) -> Any:
-        seat.require_shell()
-        shell.home(seat)
+        seat.home()
 
     def _op_launcher(self, seat: Seat, payload: dict[str, Any]) -> Any:
-        seat.require_shell()
-        shell.toggle_launcher(seat, open_only=True)
+        seat.open_launcher()
 
     def _op_switcher(self, seat: Seat, payload: dict[str, Any]) -> Any:
-        seat.require_shell()
-        shell.switcher_step(seat)
+        seat.step_switcher()
 
     def _op_shell(self, seat: Seat, payload: dict[str, Any], ctx: ActionContext) -> Any:
         target = payload.get("target")
