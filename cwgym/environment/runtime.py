@@ -64,6 +64,7 @@ from cwgym.protocol.definition import (
 )
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
 from cwgym.protocol.limits import MAX_VIEWPORT_PIXELS, MAX_VIEWPORT_SIDE, viewport_ok
+from cwgym.protocol.plain import MAX_STRING, NotPlainData, check_json
 from cwgym.render import Renderer
 
 __all__ = ["SNAPSHOT_FORMAT", "Runtime", "RuntimeFrozen"]
@@ -520,6 +521,10 @@ class Runtime:
         missing = [key for key in (*owned, *HEADER) if key not in loose]
         if unknown or missing:
             raise ValueError(f"invalid: snapshot sections do not match this world's subsystems (unknown {unknown}, missing {missing})")
+        try:
+            check_json(loose["journal"], "journal", max_text=MAX_STRING)
+        except NotPlainData as exc:
+            raise SnapshotError(exc.path, exc.problem, "serialization") from None
         journal = convert(loose["journal"], list[JournalEntry], "journal")
         bad = verify_chain(journal)
         if bad is not None:

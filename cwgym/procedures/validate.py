@@ -41,6 +41,7 @@ from cwgym.procedures.model import (
 )
 from cwgym.procedures.names import LISTS, NAME_KINDS
 from cwgym.procedures.template import TemplateError, refs, walk_strings
+from cwgym.protocol.plain import NotPlainData, check_json
 
 #: Names every template can read besides the parameters: the machine's home, user and id.
 BUILTINS = ("home", "user", "machine")
@@ -79,6 +80,10 @@ def parse_procedure(data: Any, file: str = "<procedure>") -> Procedure:
             raise ProcedureError(file, "$", f"not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise ProcedureError(file, "$", f"a procedure is a JSON object, got {type(data).__name__}")
+    try:
+        check_json(data)
+    except NotPlainData as exc:
+        raise ProcedureError(file, exc.path, exc.problem) from None
     try:
         procedure = msgspec.convert(data, Procedure, dec_hook=decode_hook)
     except msgspec.ValidationError as exc:

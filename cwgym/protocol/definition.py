@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from cwgym.protocol.plain import NotPlainData, check_json
+
 SCHEMA_VERSION = 1
 
 #: Service kinds a definition may place. Each becomes an HTTP handler in ``cwgym.services``.
@@ -172,41 +174,13 @@ SYSTEM_FILES = ("/etc/passwd", "/etc/group", "/etc/hostname", "/etc/os-release")
 SYSTEM_FOLDERS = ("/dev",)
 
 
-def _where(path: str, key: str) -> str:
-    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{key!r}]"
-
-
-def check_plain(value: Any, path: str = "$", depth: int = 0) -> None:
-    """Refuse what JSON cannot hold or the limits forbid, naming the path: a non-string
-    key, a lone surrogate, a non-finite number, an oversized key or string, deep nesting."""
-    if depth > MAX_DEFINITION_DEPTH:
-        raise DefinitionError(path, f"nested deeper than {MAX_DEFINITION_DEPTH} levels")
-    kind = type(value)
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str:
-                raise DefinitionError(path, f"object key {key!r} is not a string")
-            _check_text(key, path, MAX_NAME_CHARS, "key")
-            check_plain(item, _where(path, key), depth + 1)
-    elif kind is list or kind is tuple:
-        for index, item in enumerate(value):
-            check_plain(item, f"{path}[{index}]", depth + 1)
-    elif kind is str:
-        _check_text(value, path, MAX_TEXT_CHARS, "string")
-    elif kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
-            raise DefinitionError(path, "a number must be finite")
-    elif value is not None and kind not in (bool, int):
-        raise DefinitionError(path, f"a {kind.__name__} is not JSON data")
-
-
-def _check_text(text: str, path: str, limit: int, what: str) -> None:
-    if len(text) > limit:
-        raise DefinitionError(path, f"a {what} of {len(text)} characters is over the limit of {limit}")
+def check_plain(value: Any) -> None:
+    """Refuse what JSON cannot hold or the limits forbid (see
+    :func:`cwgym.protocol.plain.check_json`), as a ``DefinitionError`` naming the path."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise DefinitionError(path, f"a {what} holds a lone surrogate (not valid Unicode)") from None
+        check_json(value, max_depth=MAX_DEFINITION_DEPTH, max_key=MAX_NAME_CHARS, max_text=MAX_TEXT_CHARS)
+    except NotPlainData as exc:
+        raise DefinitionError(exc.path, exc.problem) from None
 
 
 def normalize_file_path(name: str, path: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "MAX_ITEMS", "MAX_KEY", "MAX_STRING", "MAX_TOTAL_CHARS", "NotPlainData", "clone", "plain_copy"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "MAX_KEY", "MAX_STRING", "MAX_TOTAL_CHARS", "NotPlainData", "check_json", "clone", "plain_copy"]
 
 #: Limits on plain data crossing into the world (an envelope, a config); past them a
 #: value is refused (an action gets an ``invalid`` outcome).
@@ -24,7 +24,13 @@ INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class NotPlainData(ValueError):
-    """A value outside the JSON data model or the limits above."""
+    """A value outside the JSON data model or the limits above; ``path`` is where (a JSON
+    path such as ``$.computers[0].id``, when the check knows it)."""
+
+    def __init__(self, problem: str, path: str = "$") -> None:
+        self.problem = problem
+        self.path = path
+        super().__init__(problem)
 
 
 def plain_copy(value: Any) -> Any:
@@ -84,6 +90,53 @@ def _copy(value: Any, depth: int, budget: list[int]) -> Any:
         return out
     raise NotPlainData(f"a {kind.__name__} is not JSON data")
 
+
+
+def _where(path: str, key: str) -> str:
+    return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
+
+
+def check_json(value: Any, path: str = "$", *, max_depth: int = 64, max_key: int = 4096,
+               max_text: int = 16 * 1024 * 1024, _depth: int = 0) -> None:
+    """Refuse a document (a world definition, a procedure, a journal) that JSON cannot hold
+    or that is past the limits, naming the path: a non-string key, a lone surrogate, a
+    non-finite number, an integer outside -2**63..2**64-1 (what canonical digests encode),
+    an oversized key or string, nesting deeper than ``max_depth``, a non-JSON type.
+
+    Raises:
+        NotPlainData: with ``path`` and ``problem``.
+    """
+    if _depth > max_depth:
+        raise NotPlainData(f"nested deeper than {max_depth} levels", path)
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise NotPlainData(f"object key {key!r} is not a string", path)
+            _json_text(key, path, max_key, "key")
+            check_json(item, _where(path, key), max_depth=max_depth, max_key=max_key, max_text=max_text, _depth=_depth + 1)
+    elif kind is list or kind is tuple:
+        for index, item in enumerate(value):
+            check_json(item, f"{path}[{index}]", max_depth=max_depth, max_key=max_key, max_text=max_text, _depth=_depth + 1)
+    elif kind is str:
+        _json_text(value, path, max_text, "string")
+    elif kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NotPlainData("a number must be finite", path)
+    elif kind is int:
+        if not INT_MIN <= value <= (1 << 64) - 1:
+            raise NotPlainData("an integer is outside -2**63..2**64-1", path)
+    elif value is not None and kind is not bool:
+        raise NotPlainData(f"a {kind.__name__} is not JSON data", path)
+
+
+def _json_text(text: str, path: str, limit: int, what: str) -> None:
+    if len(text) > limit:
+        raise NotPlainData(f"a {what} of {len(text)} characters is over the limit of {limit}", path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise NotPlainData(f"a {what} holds a lone surrogate (not valid Unicode)", path) from None
 
 
 def clone(value: Any) -> Any:
