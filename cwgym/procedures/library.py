@@ -1,7 +1,9 @@
 """The procedure library: ``procedures/<domain>/<id>.json``, one folder per domain.
 
 A file's name is its procedure's id and its folder is the procedure's domain, so one
-procedure is found (and read) without parsing the others.
+procedure is found (and read) without parsing the others. A procedure given as data
+(``cwgym.register_procedure``) is added with :func:`add_procedure` and found by id in
+this process before the files.
 """
 
 from __future__ import annotations
@@ -12,6 +14,13 @@ from cwgym.procedures.errors import ProcedureError
 from cwgym.procedures.model import Procedure
 from cwgym.procedures.validate import parse_procedure
 from cwgym.resources import data_root, procedures_dir
+
+_GIVEN: dict[str, Procedure] = {}  # procedures given as data in this process, by id
+
+
+def add_procedure(procedure: Procedure) -> None:
+    """Make ``procedure`` (given as data, validated) loadable by id in this process."""
+    _GIVEN[procedure.id] = procedure
 
 
 def procedure_files(root: Path | None = None) -> list[Path]:
@@ -74,12 +83,14 @@ def procedure_path(procedure_id: str, root: Path | None = None) -> Path:
 
 
 def load_procedure(procedure_id: str, root: Path | None = None) -> Procedure:
-    """The library procedure with this id, reading only its own file.
+    """The library procedure with this id (one given as data first), reading only its own file.
 
     Raises:
         KeyError: there is no such procedure (the message names the known ids).
         ProcedureError: its file does not hold together.
     """
+    if root is None and procedure_id in _GIVEN:
+        return _GIVEN[procedure_id]
     return load_file(procedure_path(procedure_id, root))
 
 

@@ -11,7 +11,8 @@ Importing this package registers every entry of ``envs/*.json`` as ``cwgym/<name
 * :class:`ComputerVectorEnv`, :class:`SharedMemoryVectorEnv` — many worlds in one process,
   or in worker processes with observations in shared memory (``cwgym.rl.vector``,
   ``cwgym.rl.shared_memory``);
-* :func:`load_suites`, :func:`register_envs` — the suite files and their registration;
+* :func:`load_suites`, :func:`register_envs`, :func:`reload_envs` — the suite files and
+  their registration; :func:`register_procedure` — a procedure given as data, as an env;
 * :func:`expert_rollout` — the procedure's expert played through an env's own interface.
 
 See ``docs/rl.md``.
@@ -20,7 +21,7 @@ See ``docs/rl.md``.
 from cwgym.rl.config import TaskConfig
 from cwgym.rl.env import ComputerEnv
 from cwgym.rl.expert import Transition, expert_demonstration, expert_rollout
-from cwgym.rl.registration import register_envs
+from cwgym.rl.registration import register_envs, register_procedure, reload_envs
 from cwgym.rl.shared_memory import SharedMemoryVectorEnv
 from cwgym.rl.specs import EnvEntry, load_suites
 from cwgym.rl.vector import ComputerVectorEnv, make_vector_env
@@ -37,6 +38,8 @@ __all__ = [
     "load_suites",
     "make_vector_env",
     "register_envs",
+    "register_procedure",
+    "reload_envs",
 ]
 
 register_envs()

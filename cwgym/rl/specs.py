@@ -12,6 +12,11 @@ A suite file is::
       ]
     }
 
+A suite may take another's defaults: ``"extends": "easy"`` names the suite file
+``easy.json`` of the same folder, whose ``defaults`` (after its own ``extends``) this
+file's ``defaults`` update key by key; only defaults are inherited, never entries, and a
+missing parent or a cycle is refused naming the file.
+
 Each entry is ``defaults`` updated by the entry: ``name`` (the id is
 ``cwgym/<name>-v<version>``), ``version`` (0), ``title`` (the procedure's title by
 default), ``max_episode_steps``, and the keyword arguments of
@@ -33,10 +38,11 @@ import msgspec
 
 from cwgym.resources import envs_dir
 
-__all__ = ["EnvEntry", "SpecError", "entry", "env_ids", "load_suites"]
+__all__ = ["EnvEntry", "SpecError", "entry", "env_ids", "load_suites", "suite_defaults"]
 
 NAMESPACE = "cwgym"
 ENTRY_FIELDS = ("name", "version", "title", "max_episode_steps", "procedures")
+SUITE_KEYS = ("suite", "title", "description", "extends", "defaults", "envs")
 TOOL_FAMILIES = "tool-families"
 
 
@@ -107,20 +113,63 @@ def _expand(raw: dict[str, Any], where: str, library: list[Any]) -> list[dict[st
     return out
 
 
-def _entries_of(path: Path, library: list[Any] | None) -> tuple[list[EnvEntry], list[Any] | None]:
-    where = path.name
+def _read(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SpecError(f"{where}: not a readable JSON file ({exc})") from None
-    if isinstance(data, dict) and data.get("kind") == "leaderboard":
-        return [], library  # a leaderboard suite names envs; cwgym eval reads it
+        return json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SpecError(f"{path.name}: not a readable JSON file ({exc})") from None
+
+
+def _is_leaderboard(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == "leaderboard"
+
+
+def _check_suite(data: Any, where: str) -> None:
     if not isinstance(data, dict) or not isinstance(data.get("envs"), list):
         raise SpecError(f"{where}: a suite file is an object with an 'envs' list (or a leaderboard suite with \"kind\": \"leaderboard\")")
-    suite = data.get("suite") or path.stem
-    defaults = data.get("defaults") or {}
-    if not isinstance(defaults, dict):
+    unknown = sorted(set(data) - set(SUITE_KEYS))
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(unknown)}; a suite file has {', '.join(SUITE_KEYS)}")
+    if not isinstance(data.get("defaults", {}), dict):
         raise SpecError(f"{where}: 'defaults' must be an object")
+
+
+def suite_defaults(path: Path, data: dict[str, Any] | None = None, chain: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A suite file's ``defaults`` with those of the suites it ``extends`` under them.
+
+    Raises:
+        SpecError: ``extends`` names no suite file beside this one, a leaderboard suite, or
+            makes a cycle (the message names the file and the chain).
+    """
+    data = _read(path) if data is None else data
+    _check_suite(data, path.name)
+    chain = (*chain, path.stem)
+    own = data.get("defaults") or {}
+    parent = data.get("extends")
+    if parent is None:
+        return dict(own)
+    if not isinstance(parent, str) or not parent or "/" in parent or parent.endswith(".json"):
+        raise SpecError(f"{path.name}: 'extends' names another suite of this folder by its file name without .json, e.g. \"easy\"; got {parent!r}")
+    if parent in chain:
+        cycle = " -> ".join((*chain[chain.index(parent):], parent))
+        raise SpecError(f"{path.name}: 'extends' makes a cycle ({cycle})")
+    parent_path = path.parent / f"{parent}.json"
+    if not parent_path.is_file():
+        known = sorted(p.stem for p in path.parent.glob("*.json") if p != path)
+        raise SpecError(f"{path.name}: extends {parent!r}, but there is no {parent}.json beside it (suites here: {', '.join(known) or 'none'})")
+    parent_data = _read(parent_path)
+    if _is_leaderboard(parent_data):
+        raise SpecError(f"{path.name}: extends {parent!r}, a leaderboard suite, which has no defaults")
+    return {**suite_defaults(parent_path, parent_data, chain), **own}
+
+
+def _entries_of(path: Path, library: list[Any] | None) -> tuple[list[EnvEntry], list[Any] | None]:
+    where = path.name
+    data = _read(path)
+    if _is_leaderboard(data):
+        return [], library  # a leaderboard suite names envs; cwgym eval reads it
+    defaults = suite_defaults(path, data)
+    suite = data.get("suite") or path.stem
     entries = []
     for index, item in enumerate(data["envs"]):
         here = f"{where} envs[{index}]"

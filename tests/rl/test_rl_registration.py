@@ -1,5 +1,5 @@
 """Registration from envs/*.json: ids, string entry points, JSON kwargs, the suites' contents,
-and `cwgym list`."""
+`extends`, `cwgym list`, reloading for another data folder, and procedures registered as data."""
 
 from __future__ import annotations
 
@@ -14,14 +14,22 @@ import pytest
 from gymnasium.envs.registration import EnvSpec
 from rl_kit import BY_ID, ENTRIES, IDS, ids, short
 
+import cwgym
 from cwgym import World
 from cwgym.cli import envs as envs_cli
-from cwgym.procedures import stage
+from cwgym.cli.common import UserError
+from cwgym.procedures import ProcedureError, stage
 from cwgym.procedures.library import load_all
-from cwgym.resources import load_world
+from cwgym.resources import DataError, load_world
 from cwgym.rl.config import TaskConfig, task_config
-from cwgym.rl.registration import ENTRY_POINT, VECTOR_ENTRY_POINT, register_envs
-from cwgym.rl.specs import SpecError, load_suites
+from cwgym.rl.registration import (
+    DEFAULT_MAX_EPISODE_STEPS,
+    ENTRY_POINT,
+    VECTOR_ENTRY_POINT,
+    register_envs,
+    reload_envs,
+)
+from cwgym.rl.specs import SpecError, load_suites, suite_defaults
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,4 +165,142 @@ def test_cwgym_list_json_and_suite_filter(capsys):
     assert _cli(["list", "--suite", "terminal", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["id"] for r in rows] == ids("terminal")
-    assert _cli(["list", "--suite", "nope"]) == 1
+    with pytest.raises(UserError, match=r"--suite 'nope': no such suite \(the suites are easy, procedures, terminal"):
+        _cli(["list", "--suite", "nope"])
+
+
+def test_cwgym_list_by_id(capsys):
+    assert _cli(["list", "cwgym/terminal-ops-backup-script-v0", "cwgym/easy-open-app-v0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "[terminal]" and "cwgym/terminal-ops-backup-script-v0" in out[1]
+    assert out[3] == "[easy]" and "cwgym/easy-open-app-v0" in out[4]
+
+
+# -- "extends": a suite takes another's defaults ---------------------------------------------------
+def _suites(folder: Path, **files: dict) -> Path:
+    for name, data in files.items():
+        (folder / f"{name}.json").write_text(json.dumps(data))
+    return folder
+
+
+def test_a_suite_extends_the_defaults_of_another_and_its_parents(tmp_path):
+    _suites(
+        tmp_path,
+        base={"defaults": {"obs": ["terminal", "instruction"], "max_episode_steps": 30, "reward": "partial"}, "envs": []},
+        middle={"extends": "base", "defaults": {"interface": "envelopes", "observations": ["terminal.v1"]}, "envs": []},
+        child={"suite": "kids", "extends": "middle", "defaults": {"max_episode_steps": 9},
+               "envs": [{"name": "kid", "procedure": "ops-backup-script", "actions": ["terminal.v1"]}]},
+    )
+    [kid] = load_suites(tmp_path)
+    assert kid.suite == "kids" and kid.max_episode_steps == 9
+    assert kid.kwargs == {"obs": ["terminal", "instruction"], "reward": "partial", "interface": "envelopes",
+                          "observations": ["terminal.v1"], "procedure": "ops-backup-script", "actions": ["terminal.v1"]}
+    assert suite_defaults(tmp_path / "child.json")["reward"] == "partial"
+
+
+def test_the_bundled_suites_may_be_extended(tmp_path):
+    (tmp_path / "easy.json").write_text((ROOT / "envs" / "easy.json").read_text())
+    _suites(tmp_path, mine={"extends": "easy", "envs": [{"name": "mine", "procedure": "easy-open-app", "interface": "click-element"}]})
+    mine = next(e for e in load_suites(tmp_path) if e.suite == "mine")
+    assert mine.max_episode_steps == 40 and mine.kwargs["preset"] == "sb3"
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"a": {"extends": "nope", "envs": []}, "b": {"envs": []}},
+         r"^a\.json: extends 'nope', but there is no nope\.json beside it \(suites here: b\)$"),
+        ({"a": {"extends": "b", "envs": []}, "b": {"extends": "c", "envs": []}, "c": {"extends": "a", "envs": []}},
+         r"^c\.json: 'extends' makes a cycle \(a -> b -> c -> a\)$"),
+        ({"a": {"extends": "a", "envs": []}}, r"^a\.json: 'extends' makes a cycle \(a -> a\)$"),
+        ({"a": {"extends": "lb", "envs": []}, "lb": {"kind": "leaderboard", "tasks": []}},
+         r"^a\.json: extends 'lb', a leaderboard suite, which has no defaults$"),
+        ({"a": {"extends": "easy.json", "envs": []}}, r"^a\.json: 'extends' names another suite of this folder"),
+        ({"a": {"extends": "b", "envs": []}, "b": {"envs": [], "defualts": {}}}, r"^b\.json: unknown key\(s\) defualts"),
+        ({"a": {"envs": [], "defaults": []}}, r"^a\.json: 'defaults' must be an object$"),
+    ],
+    ids=["unknown parent", "cycle", "itself", "leaderboard", "file name", "parent's typo", "defaults"],
+)
+def test_extends_refuses_unknown_parents_and_cycles_naming_the_file(tmp_path, files, message):
+    _suites(tmp_path, **files)
+    with pytest.raises(SpecError, match=message):
+        load_suites(tmp_path)
+
+
+# -- register_procedure: a procedure given as data, as an env ----------------------------------------
+def _procedure(**changes) -> dict:
+    data = json.loads((ROOT / "procedures" / "easy" / "easy-new-folder.json").read_text())
+    data.update({"id": "notebook-new-folder", "domain": "notebook", **changes})
+    return data
+
+
+def test_register_procedure_makes_a_gymnasium_env(monkeypatch):
+    env_id = cwgym.register_procedure(_procedure())
+    try:
+        assert env_id == "cwgym/notebook-new-folder-v0"
+        spec = gym.spec(env_id)
+        assert spec.max_episode_steps == DEFAULT_MAX_EPISODE_STEPS and spec.kwargs == {"procedure": "notebook-new-folder", "interface": "screen"}
+        assert EnvSpec.from_json(spec.to_json()) == spec
+        env = gym.make(env_id)
+        obs, info = env.reset(seed=2)
+        assert info["instruction"].startswith("Open Files from the dock and make a new folder named")
+        assert set(obs) == {"pixels", "instruction"} and obs["pixels"].shape == (800, 1280, 3)
+        _, reward, terminated, _, info = env.step('{"done": true}')
+        assert terminated and reward == 0.0 and not info["verification"]["passed"]
+    finally:
+        gym.registry.pop(env_id, None)
+
+
+def test_register_procedure_takes_the_world_interface_step_limit_and_any_config():
+    env_id = cwgym.register_procedure(
+        json.dumps(_procedure()), name="notebook-table", version=2, world="ubuntu-workstation",
+        interface="click-element", max_episode_steps=7, obs=["elements", "instruction"], elements=32,
+    )
+    try:
+        assert env_id == "cwgym/notebook-table-v2" and gym.spec(env_id).max_episode_steps == 7
+        env = gym.make(env_id)
+        obs, _ = env.reset(seed=0)
+        assert set(obs) == {"elements", "instruction"} and obs["elements"].shape[0] == 32
+        assert isinstance(env.action_space, gym.spaces.Discrete)
+        for _ in range(7):
+            *_, terminated, truncated, _ = env.step(0)
+            if terminated or truncated:
+                break
+        assert truncated or terminated
+    finally:
+        gym.registry.pop(env_id, None)
+
+
+def test_register_procedure_refuses_bad_input_before_registering():
+    with pytest.raises(ProcedureError, match=r"^<register_procedure>: \$\.phases\[1\]\.tool\[0\]\.op: "):
+        bad = _procedure()
+        bad["phases"][1]["tool"][0]["op"] = "mkdri"
+        cwgym.register_procedure(bad)
+    with pytest.raises(ProcedureError, match=r"\$\.id: id 'easy-new-folder' is the library procedure easy-new-folder\.json"):
+        cwgym.register_procedure(_procedure(id="easy-new-folder"))
+    with pytest.raises(TypeError, match="speed"):
+        cwgym.register_procedure(_procedure(), speed=3)
+    with pytest.raises(ValueError, match="max_episode_steps"):
+        cwgym.register_procedure(_procedure(), max_episode_steps=0)
+    with pytest.raises(ValueError, match="name"):
+        cwgym.register_procedure(_procedure(), name="a/b")
+    with pytest.raises(DataError, match="no world 'atlantis'"):
+        cwgym.register_procedure(_procedure(), world="atlantis")
+    with pytest.raises(gym.error.RegistrationError, match="suite files"):
+        cwgym.register_procedure(_procedure(), name="easy-new-folder")
+    assert "cwgym/notebook-new-folder-v0" not in gym.registry
+    assert gym.spec("cwgym/easy-new-folder-v0").kwargs["procedure"] == "easy-new-folder"
+
+
+def test_reload_envs_follows_the_data_folder(tmp_path, monkeypatch):
+    (tmp_path / "worlds").symlink_to(ROOT / "worlds")
+    (tmp_path / "envs").mkdir()
+    _suites(tmp_path / "envs", solo={"envs": [{"name": "solo", "procedure": "ops-backup-script", "max_episode_steps": 5}]})
+    monkeypatch.setenv("CWGYM_DATA", str(tmp_path))
+    try:
+        assert reload_envs() == ["cwgym/solo-v0"]
+        assert gym.spec("cwgym/solo-v0").max_episode_steps == 5 and "cwgym/easy-new-folder-v0" not in gym.registry
+    finally:
+        monkeypatch.delenv("CWGYM_DATA")
+        assert reload_envs() == IDS
+    assert "cwgym/solo-v0" not in gym.registry and all(gym.spec(i).kwargs == BY_ID[i].kwargs for i in IDS)
