@@ -16,32 +16,39 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
+from cwgym.cli.common import UserError, non_negative, positive, size, unknown_procedure
 from cwgym.procedures import ProcedureError
 from cwgym.procedures.dataset import Options, generate, progress_bar
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("dataset", help="perform procedures and write a dataset of checked episodes")
-    parser.add_argument("--out", required=True, help="folder to write episodes.jsonl, summary.json and frames/ into")
+    parser = sub.add_parser("dataset", help="perform procedures and write a dataset of checked episodes",
+                            description="Perform procedures for many seeds and write the checked episodes "
+                                        "(episodes.jsonl, summary.json, and with --frames the screens).")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write episodes.jsonl, summary.json and frames/ into")
     parser.add_argument("--procedures", nargs="+", metavar="ID", help="procedure ids (default: the whole library)")
-    parser.add_argument("--episodes", type=int, default=10, help="seeds per procedure (default 10)")
-    parser.add_argument("--seed-start", type=int, default=0, help="the first seed (default 0)")
-    parser.add_argument("--negatives", type=int, default=0, metavar="K", help="corrupted episodes per seed (default 0)")
+    parser.add_argument("--episodes", type=positive, default=10, help="seeds per procedure")
+    parser.add_argument("--seed-start", type=non_negative, default=0, help="the first seed")
+    parser.add_argument("--negatives", type=non_negative, default=0, metavar="K", help="corrupted episodes per seed")
     parser.add_argument("--frames", action="store_true", help="save the PNG each GUI action was chosen from")
-    parser.add_argument("--mode", choices=("gui", "tool"), default="gui", help="perform on screen (default) or through tools")
+    parser.add_argument("--mode", choices=("gui", "tool"), default="gui", help="perform on screen or through tools")
     parser.add_argument("--typing", choices=("text", "keys"), default="text", help="one action per text or per character")
-    parser.add_argument("--size", default="1280x800", help="viewport WIDTHxHEIGHT (default 1280x800)")
+    parser.add_argument("--size", type=size, default="1280x800", help="viewport WIDTHxHEIGHT")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        width, height = (int(part) for part in str(getattr(args, "size", "1280x800")).lower().split("x"))
-    except ValueError:
-        print(f"cwgym dataset: --size must look like 1280x800, got {args.size!r}", file=sys.stderr)
+        width, height = size(getattr(args, "size", "1280x800"))
+    except argparse.ArgumentTypeError as exc:
+        print(f"cwgym dataset: --size: {exc}", file=sys.stderr)
         return 2
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {args.out}: a file, not a folder")
     options = Options(
         procedures=args.procedures, episodes=args.episodes, seed_start=args.seed_start, negatives=args.negatives,
         frames=args.frames, mode=getattr(args, "mode", "gui"), typing=getattr(args, "typing", "text"),
@@ -54,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         if options.procedures:
             for procedure_id in options.procedures:
                 load_procedure(procedure_id)
-    except (KeyError, ProcedureError) as exc:
+    except KeyError as exc:
+        print(f"cwgym dataset: {unknown_procedure(exc)}", file=sys.stderr)
+        return 2
+    except ProcedureError as exc:
         print(f"cwgym dataset: {exc}", file=sys.stderr)
         return 2
     total = count * options.episodes * (1 + options.negatives)

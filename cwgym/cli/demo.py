@@ -7,11 +7,13 @@ of its inputs: both end on the same state hash.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
+from cwgym.cli.common import UserError, world_definition
 from cwgym.environment import World
 from cwgym.protocol import EnvironmentConfig
-from cwgym.resources import DEFAULT_WORLD, load_world
+from cwgym.resources import DEFAULT_WORLD
 
 MACHINE = "workstation"
 
@@ -39,10 +41,12 @@ def episode(machine: str) -> list[dict[str, Any]]:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("demo", help="run a short scripted episode and print it")
-    parser.add_argument("--world", default=DEFAULT_WORLD, help="world name or path to a world.json")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--png", help="also save the final screen of the desktop part to this PNG")
+    parser = sub.add_parser("demo", help="run a short scripted episode and print it",
+                            description="Play a short scripted episode as an actor, replay it in a second world, "
+                                        "then click through the desktop as a person would.")
+    parser.add_argument("--world", default=DEFAULT_WORLD, help="world name (`cwgym worlds`) or path to a world.json")
+    parser.add_argument("--seed", type=int, default=7, help="the world's seed")
+    parser.add_argument("--png", metavar="FILE", help="also save the final screen of the desktop part to this PNG")
     parser.set_defaults(run=run)
 
 
@@ -124,7 +128,9 @@ def play(definition: dict, seed: int, *, verbose: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    definition = load_world(args.world)
+    if args.png and not Path(args.png).resolve().parent.is_dir():
+        raise UserError(f"--png {args.png}: no folder {Path(args.png).parent} to write it in")
+    definition = world_definition(args.world)
     first = play(definition, args.seed, verbose=True)
     second = play(definition, args.seed, verbose=False)
     verdict = "identical" if first == second else "DIFFERENT"

@@ -1,34 +1,62 @@
 """``cwgym list``: the registered Gymnasium envs, with their task, interface and step limit.
 
-    cwgym list                 # every env, grouped by suite
-    cwgym list --suite easy    # one suite
-    cwgym list --json          # one JSON object per line: id, suite, title, max_episode_steps, kwargs
+    cwgym list                              # every env, grouped by suite
+    cwgym list --suite easy                 # one suite
+    cwgym list cwgym/easy-new-folder-v0     # some envs by id
+    cwgym list --json                       # one JSON object per line: id, suite, title, max_episode_steps, kwargs
+    cwgym list --data ~/src/cwgym           # the envs of a clone's envs/*.json
+
+The suites are read strictly: a suite file that cannot be read is an error naming it.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 
-from cwgym.rl.specs import load_suites
+from cwgym.cli.common import UserError, unknown_env
+from cwgym.rl.specs import EnvEntry, load_suites
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("list", help="list the Gymnasium envs (ids, tasks, interfaces, step limits)")
+    parser = sub.add_parser("list", help="list the Gymnasium envs (ids, tasks, interfaces, step limits)",
+                            description="List the envs the suite files of envs/ define.")
+    parser.add_argument("ids", nargs="*", metavar="ID", help="only these env ids (default: every env)")
     parser.add_argument("--suite", help="only this suite (easy, procedures, terminal, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON object per env, with its full configuration")
     parser.set_defaults(run=run)
 
 
+def _select(entries: list[EnvEntry], suite: str | None, ids: list[str]) -> list[EnvEntry]:
+    if suite is not None:
+        suites = sorted({e.suite for e in entries})
+        if suite not in suites:
+            from cwgym.cli.eval import leaderboard_suites
+
+            if suite in leaderboard_suites():
+                raise UserError(f"--suite {suite!r} is a leaderboard suite: it names envs of the others for `cwgym eval --suite {suite}`")
+            close = difflib.get_close_matches(suite, suites, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise UserError(f"--suite {suite!r}: no such suite{hint} (the suites are {', '.join(suites)})")
+        entries = [e for e in entries if e.suite == suite]
+    if ids:
+        by_id = {e.id: e for e in entries}
+        for env_id in ids:
+            if env_id not in by_id:
+                raise UserError(unknown_env(env_id) + (f" in suite {suite}" if suite else ""))
+        entries = [by_id[i] for i in dict.fromkeys(ids)]
+    return entries
+
+
 def run(args: argparse.Namespace) -> int:
-    entries = [e for e in load_suites() if args.suite is None or e.suite == args.suite]
-    if not entries:
-        known = sorted({e.suite for e in load_suites()})
-        print(f"cwgym list: no envs in suite {args.suite!r}; suites: {', '.join(known)}")
-        return 1
+    entries = _select(load_suites(), args.suite, list(getattr(args, "ids", None) or []))
     if args.json:
         for e in entries:
             print(json.dumps(e.to_plain(), sort_keys=True))
+        return 0
+    if not entries:
+        print("no envs: the data folder's envs/ defines none")
         return 0
     width = max(len(e.id) for e in entries)
     interface = max(len(e.interface) for e in entries)

@@ -11,38 +11,53 @@ granted the desktop families and both visual channels, plus terminal and filesys
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from cwgym.cli.common import UserError, read_json, size, world_definition
 from cwgym.environment import World
 from cwgym.render import to_png
-from cwgym.resources import DEFAULT_WORLD, load_world
+from cwgym.resources import DEFAULT_WORLD
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("render", help="render a world's screen to PNG, optionally after some actions")
-    parser.add_argument("--world", default=DEFAULT_WORLD, help="world name or path to a world.json")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = sub.add_parser("render", help="render a world's screen to PNG, optionally after some actions",
+                            description="Draw a world's screen to a PNG, after an optional list of actions.")
+    parser.add_argument("--world", default=DEFAULT_WORLD, help="world name (`cwgym worlds`) or path to a world.json")
+    parser.add_argument("--seed", type=int, default=0, help="the world's seed")
     parser.add_argument("--machine", help="the machine to show (default: the world's first computer)")
-    parser.add_argument("--actions", help="JSON file with a list of action envelopes to step first")
-    parser.add_argument("--size", default="1280x800", help="viewport WIDTHxHEIGHT (default 1280x800)")
-    parser.add_argument("--out", required=True, help="PNG file to write")
+    parser.add_argument("--actions", metavar="FILE", help="JSON file with a list of action envelopes (or of batches) to step first")
+    parser.add_argument("--size", type=size, default="1280x800", help="viewport WIDTHxHEIGHT")
+    parser.add_argument("--out", required=True, metavar="FILE", help="PNG file to write")
     parser.set_defaults(run=run)
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        width, height = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise SystemExit(f"cwgym render: --size must look like 1280x800, got {text!r}") from None
-    return width, height
+def _batches(path: str, machine: str) -> list[list]:
+    """The ``--actions`` file as batches of envelopes, ``machine`` filled in where left out."""
+    steps = read_json(path, "--actions")
+    if not isinstance(steps, list):
+        raise UserError(f"--actions {path}: holds a JSON {type(steps).__name__}; it must hold a list of action envelopes")
+    batches = []
+    for index, item in enumerate(steps):
+        batch = item if isinstance(item, list) else [item]
+        if not all(isinstance(a, dict) for a in batch):
+            raise UserError(f"--actions {path}: item {index} is not an action envelope (a JSON object) or a list of them")
+        batches.append([{"machine": machine, **a} for a in batch])
+    return batches
 
 
 def run(args: argparse.Namespace) -> int:
-    width, height = _size(args.size)
-    world = World(load_world(args.world), seed=args.seed)
-    machine = args.machine or world.definition()["computers"][0]["id"]
+    width, height = size(args.size)
+    out = Path(args.out)
+    if not out.resolve().parent.is_dir():
+        raise UserError(f"--out {args.out}: no folder {out.parent} to write it in")
+    definition = world_definition(args.world)
+    machines = [c["id"] for c in definition["computers"]]
+    machine = args.machine or machines[0]
+    if machine not in machines:
+        raise UserError(f"--machine {machine!r}: world {args.world!r} has {', '.join(machines)}")
+    batches = _batches(args.actions, machine) if args.actions else []
+    world = World(definition, seed=args.seed)
     env = world.environment(
         {
             "actor": "cli",
@@ -51,17 +66,11 @@ def run(args: argparse.Namespace) -> int:
             "observations": ["semantic.v1", "pixels.v1"],
         }
     )
-    if args.actions:
-        steps = json.loads(Path(args.actions).read_text())
-        if not isinstance(steps, list):
-            raise SystemExit("cwgym render: --actions must hold a JSON list")
-        for index, item in enumerate(steps):
-            batch = item if isinstance(item, list) else [item]
-            batch = [dict({"machine": machine}, **a) if isinstance(a, dict) else a for a in batch]
-            for outcome in env.step(batch)["outcomes"]:
-                if not outcome["success"]:
-                    print(f"cwgym render: action {index} failed: {outcome['error']}", file=sys.stderr)
+    for index, batch in enumerate(batches):
+        for outcome in env.step(batch)["outcomes"]:
+            if not outcome["success"]:
+                print(f"cwgym render: action {index} failed: {outcome['error']}", file=sys.stderr)
     frame = env.render(width, height)
-    Path(args.out).write_bytes(to_png(frame["rgba"], width, height))
+    out.write_bytes(to_png(frame["rgba"], width, height))
     print(f"{args.out}: {width}x{height}, state {world.state_hash()[:16]}")
     return 0
