@@ -129,6 +129,7 @@ USER_ERRORS = [
     (["list", "--suite", "esy"], ["no such suite; did you mean 'easy'?"]),
     (["list", "--suite", "leaderboard-v0"], ["a leaderboard suite", "cwgym eval"]),
     (["list", "cwgym/easy-new-fodler-v0"], ["unknown env id 'cwgym/easy-new-fodler-v0'", "cwgym/easy-new-folder-v0", "`cwgym list`"]),
+    (["list", "--suite", "easy", "cwgym/terminal-ops-backup-script-v0"], ["an env of suite terminal, not of --suite easy"]),
     (["render", "--out", "x.png", "--size", "12"], ["argument --size: a size looks like 1280x800, got '12'"]),
     (["render", "--out", "{TMP}/x.png", "--actions", "{TMP}/missing.json"], ["--actions {TMP}/missing.json: no such file"]),
     (["render", "--out", "{TMP}/x.png", "--actions", "{TMP}/bad.json"], ["--actions {TMP}/bad.json: not valid JSON (line 1"]),

@@ -29,6 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _select(entries: list[EnvEntry], suite: str | None, ids: list[str]) -> list[EnvEntry]:
+    every = {e.id: e for e in entries}
     if suite is not None:
         suites = sorted({e.suite for e in entries})
         if suite not in suites:
@@ -43,8 +44,10 @@ def _select(entries: list[EnvEntry], suite: str | None, ids: list[str]) -> list[
     if ids:
         by_id = {e.id: e for e in entries}
         for env_id in ids:
+            if env_id in every and env_id not in by_id:
+                raise UserError(f"{env_id} is an env of suite {every[env_id].suite}, not of --suite {suite}")
             if env_id not in by_id:
-                raise UserError(unknown_env(env_id) + (f" in suite {suite}" if suite else ""))
+                raise UserError(unknown_env(env_id))
         entries = [by_id[i] for i in dict.fromkeys(ids)]
     return entries
 
