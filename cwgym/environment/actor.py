@@ -44,7 +44,7 @@ class Environment:
         now = runtime.clock.now_us
         observation = runtime.observe(session) if session is not None else {"tick": now, "channels": {}}
         return {
-            "observation": clone(observation),
+            "observation": observation,  # the runtime's observe hands out values the caller owns
             "outcomes": [clone(o.to_plain()) for o in outcomes],
             "tick": now,
             "pending": len(runtime.scheduler),
@@ -52,7 +52,7 @@ class Environment:
 
     def observe(self) -> dict[str, Any]:
         """The granted channels now, without acting (never rasterizes)."""
-        return clone(self._runtime.observe(self._runtime.session(self._id)))
+        return self._runtime.observe(self._runtime.session(self._id))
 
     def scene(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The retained scene at this viewport, as plain data; needs semantic.v1 or pixels.v1."""

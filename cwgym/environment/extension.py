@@ -67,7 +67,13 @@ class ActionFamily(Protocol):
 
 
 class ObservationChannel(Protocol):
-    """An observation channel: ``observe`` returns its value for one session (plain data)."""
+    """An observation channel: ``observe`` returns its value for one session (plain data).
+
+    A channel whose ``observe`` builds its value afresh on every call, sharing no object
+    with the world or a cache, may set ``owned = True``; the runtime hands that value to the
+    caller as it is. Any other channel's value is copied first, so a caller that mutates
+    what it got never reaches the world.
+    """
 
     version: str
 

@@ -64,7 +64,7 @@ from cwgym.protocol.definition import (
 )
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
 from cwgym.protocol.limits import MAX_VIEWPORT_PIXELS, MAX_VIEWPORT_SIDE, viewport_ok
-from cwgym.protocol.plain import MAX_STRING, NotPlainData, check_json
+from cwgym.protocol.plain import MAX_STRING, NotPlainData, check_json, clone
 from cwgym.render import Renderer
 
 __all__ = ["SNAPSHOT_FORMAT", "Runtime", "RuntimeFrozen"]
@@ -353,8 +353,12 @@ class Runtime:
         self.record("agent.action", machine, session.config.actor, data)
 
     def observe(self, session: Session) -> dict[str, Any]:
-        """The session's granted channels now (never rasterizes)."""
-        channels = {name: self.channels[name].observe(self, session) for name in session.config.observations}
+        """The session's granted channels now (never rasterizes), as values the caller owns."""
+        channels = {}
+        for name in session.config.observations:
+            channel = self.channels[name]
+            value = channel.observe(self, session)
+            channels[name] = value if getattr(channel, "owned", False) else clone(value)
         return {"tick": self.clock.now_us, "channels": channels}
 
     def visual(self, session_id: str, width: int, height: int, kind: str, *, gate: bool = True) -> Any:

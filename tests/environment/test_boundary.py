@@ -202,6 +202,45 @@ def test_values_handed_back_never_alias_world_state():
     world.import_snapshot(world.export_snapshot())
 
 
+def _scribble(value: object) -> None:
+    """Empty every dict and list inside ``value``, innermost first."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _scribble(item)
+        value.clear()
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.clear()
+
+
+def test_no_observation_channel_hands_out_world_state():
+    """Built-in channels build their values afresh (``owned``); any other channel's value is
+    copied, so even an owner's channel that returns a live object cannot be reached through it."""
+    world = World(load_world("ubuntu-workstation"), seed=5)
+    shared = {"notes": ["kept"]}
+
+    class Live:
+        version = "1"
+
+        def observe(self, runtime, session):
+            return shared
+
+    world.register_observation_channel("live.v1", Live())
+    channels = ["semantic.v1", "pixels.v1", "terminal.v1", "filesystem.v1", "live.v1"]
+    env = world.environment({"actor": "ada", "machines": [M], "actions": ["terminal.v1", "application.v1"],
+                             "observations": channels})
+    env.step([{"family": "application.v1", "op": "launch", "machine": M, "payload": {"kind": "files"}}])
+    out = env.step([{"family": "terminal.v1", "op": "execute", "machine": M, "payload": {"command": "echo hi"}}])
+    before, expected = world.state_hash(), env.observe()
+    for observation in (out["observation"], env.observe()):
+        for name in channels:
+            value = observation["channels"][name]
+            _scribble(value)
+    assert shared == {"notes": ["kept"]}
+    assert env.observe() == expected and world.state_hash() == before
+
+
 def test_a_batch_that_is_not_a_list_and_an_oversized_batch_are_the_only_raises():
     world, env = _world()
     with pytest.raises(ValueError):

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 class FilesystemChannel:
     version = "1"
+    owned = True  # built afresh on every call
 
     def observe(self, runtime: RuntimeView, session: Session) -> dict[str, Any]:
         return {m: {"cwd": runtime.machines[m].shell.cwd} for m in session.machines}

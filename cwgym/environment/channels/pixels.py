@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 class PixelsChannel:
     version = "1"
+    owned = True  # built afresh on every call
 
     def observe(self, runtime: RuntimeView, session: Session) -> dict[str, Any]:
         return {}

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 class SemanticChannel:
     version = "1"
+    owned = True  # built afresh on every call
 
     def observe(self, runtime: RuntimeView, session: Session) -> dict[str, Any]:
         machine = session.focus
