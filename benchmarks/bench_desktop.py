@@ -121,4 +121,29 @@ def run(quick: bool = False) -> list[Row]:
         row.extra["steps_per_s"] = 1000.0 / row.extra["mean_ms"]
         row.note = rate_note(row)
         rows.append(row)
+    rows += terminal_rows(ours_world, ref_world, n)
+    return rows
+
+
+TERMINAL_CONFIG = {**CONFIG, "observations": ["semantic.v1", "pixels.v1"]}
+ECHO = [{"family": "terminal.v1", "op": "execute", "machine": M, "payload": {"command": "echo hello"}}]
+
+
+def terminal_rows(ours_world, ref_world, n: int) -> list[Row]:
+    """A terminal.v1 step whose session also holds the desktop (semantic.v1 and pixels.v1), so
+    each step returns the screen's semantic view: with no window open and with three."""
+
+    def setup(make, apps):
+        def build():
+            env = make().environment(TERMINAL_CONFIG)
+            for kind in apps:
+                env.step([{"family": "application.v1", "op": "launch", "machine": M, "payload": {"kind": kind}}])
+            env.step(ECHO)
+            return lambda: env.step(ECHO)
+        return build
+
+    rows = []
+    for label, apps in (("no window", ()), ("3 windows", APPS)):
+        rows.append(measure(GROUP, "terminal step: echo hello, desktop granted (semantic.v1 + pixels.v1)", label,
+                            setup(ours_world, apps), n * 4, setup(ref_world, apps) if ref_world else None))
     return rows
