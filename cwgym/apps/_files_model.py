@@ -13,7 +13,8 @@ import contextlib
 import re
 from typing import Any, NamedTuple
 
-from cwgym.desktop.clock import MONTHS, civil
+from cwgym.desktop.clock import MONTHS
+from cwgym.kernel.calendar import civil
 from cwgym.kernel.clock import WORLD_EPOCH_S
 from cwgym.machine.filesystem import DIR, FILE, SYMLINK, FsError, UserFS
 

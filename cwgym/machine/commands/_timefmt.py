@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from cwgym.kernel.calendar import civil_from_days, days_from_civil, days_in_month, is_leap
+
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = (
     "January",
@@ -24,42 +26,6 @@ MONTHS = (
     "November",
     "December",
 )
-
-
-# -- calendar -----------------------------------------------------------------------------
-
-
-def days_from_civil(y: int, m: int, d: int) -> int:
-    """Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm)."""
-    y -= m <= 2
-    era = (y if y >= 0 else y - 399) // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-def civil_from_days(z: int) -> tuple[int, int, int]:
-    z += 719468
-    era = (z if z >= 0 else z - 146096) // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + (3 if mp < 10 else -9)
-    return y + (m <= 2), m, d
-
-
-def is_leap(y: int) -> bool:
-    return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
-
-
-def days_in_month(y: int, m: int) -> int:
-    if m == 2:
-        return 29 if is_leap(y) else 28
-    return 30 if m in (4, 6, 9, 11) else 31
 
 
 class Tm:

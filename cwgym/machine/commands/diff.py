@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from cwgym.kernel.calendar import civil_from_days
 from cwgym.kernel.clock import WORLD_EPOCH_S
 from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
@@ -276,24 +277,10 @@ def _stamp(ctx: CommandContext, operand: str, ctime: bool = False) -> str:
     days, rest = divmod(seconds, 86400)
     hh, rest = divmod(rest, 3600)
     mm, ss = divmod(rest, 60)
-    year, month, day = _civil(days)
+    year, month, day = civil_from_days(days)
     if ctime:
         return f"{_DAYS[days % 7]} {_MONTHS[month - 1]} {day:2d} {hh:02d}:{mm:02d}:{ss:02d} {year}"
     return f"{year:04d}-{month:02d}-{day:02d} {hh:02d}:{mm:02d}:{ss:02d}.{nanos:09d} +0000"
-
-
-def _civil(days: int) -> tuple[int, int, int]:
-    """Days since 1970-01-01 as (year, month, day), proleptic Gregorian."""
-    days += 719468
-    era = days // 146097
-    doe = days - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    mo = mp + 3 if mp < 10 else mp - 9
-    return y + (1 if mo <= 2 else 0), mo, d
 
 
 class Differ:
