@@ -62,7 +62,8 @@ def _root_usage(ctx: CommandContext) -> tuple[int, int]:
     return ROOT_BASE_USED_K + ceil_div(blocks, 2), ROOT_BASE_INODES + count
 
 
-def _mounts(ctx: CommandContext) -> list[dict]:
+def mount_table(ctx: CommandContext) -> list[dict]:
+    """The three mounts with their sizes and use now (shared with stat -f)."""
     used, iused = _root_usage(ctx)
     return [
         {
@@ -133,14 +134,14 @@ def df(ctx: CommandContext) -> int:
         elif key == "total":
             total = True
         elif key == "B":
-            from cwgym.machine.commands.du import _block_size
+            from cwgym.machine.commands.du import block_size
 
-            size = _block_size(value or "")
+            size = block_size(value or "")
             if not size:
                 ctx.error(f"invalid --block-size argument {q(value or '')}")
                 return 1
             human_mode, block = None, size
-    mounts = _mounts(ctx)
+    mounts = mount_table(ctx)
     status = 0
     if operands:
         chosen = []

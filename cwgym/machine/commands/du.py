@@ -56,7 +56,9 @@ SPEC = gnu_spec(
 _SUFFIX = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4, "P": 1024**5, "E": 1024**6}
 
 
-def _block_size(text: str) -> int | None:
+def block_size(text: str) -> int | None:
+    """Bytes of a ``--block-size``/``-B`` value such as ``1K``, ``1MB`` or ``512``; ``None`` if malformed
+    (shared with df)."""
     import re
 
     match = re.fullmatch(r"(\d*)([KMGTPE]?)(i?B?)", text)
@@ -169,7 +171,7 @@ def du(ctx: CommandContext) -> int:
         elif key == "b":
             d.apparent, d.block, d.human = True, 1, False
         elif key == "B":
-            size = _block_size(value or "")
+            size = block_size(value or "")
             if size is None or size == 0:
                 ctx.error(f"invalid --block-size argument {q(value or '')}")
                 return 1

@@ -308,9 +308,9 @@ def stat(ctx: CommandContext) -> int:
 
 
 def _file_system(ctx: CommandContext, operands: list[str], fmt: str) -> int:
-    from cwgym.machine.commands.df import ROOT_RESERVED_K, ROOT_TOTAL_K, _mounts
+    from cwgym.machine.commands.df import ROOT_RESERVED_K, ROOT_TOTAL_K, mount_table
 
-    root = _mounts(ctx)[1]
+    root = mount_table(ctx)[1]
     values = {
         "a": str(root["avail"] // 4),
         "b": str(ROOT_TOTAL_K // 4),

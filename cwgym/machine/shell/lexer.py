@@ -201,11 +201,11 @@ def read_word(src: str, pos: int, mode: str) -> tuple[ast.Word, int]:
     if parts and isinstance(parts[0], ast.Lit):
         text = parts[0].text
         if text.startswith("~"):
-            parts = _tilde(parts)
+            parts = tilde_parts(parts)
         elif mode == "word" and "=~" in text:
             match = _ASSIGN_TILDE.match(text)
             if match:
-                rest = _tilde([ast.Lit(text[match.end() :]), *parts[1:]])
+                rest = tilde_parts([ast.Lit(text[match.end() :]), *parts[1:]])
                 parts = [ast.Lit(text[: match.end()]), *rest]
     return ast.Word(parts, src[start:pos]), pos
 
@@ -213,7 +213,9 @@ def read_word(src: str, pos: int, mode: str) -> tuple[ast.Word, int]:
 _ASSIGN_TILDE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=(?=~)")
 
 
-def _tilde(parts: list) -> list:
+def tilde_parts(parts: list) -> list:
+    """Word parts with a leading ``~`` or ``~user`` prefix made a tilde node (also used for
+    assignment values, whose tildes the parser expands after ``=`` and ``:``)."""
     text = parts[0].text
     slash = text.find("/")
     prefix = text[1:] if slash < 0 else text[1:slash]

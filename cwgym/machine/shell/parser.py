@@ -613,9 +613,9 @@ def _assignment(tok: Token, match: re.Match) -> ast.Assign:
     rest_text = first.text[prefix_len:]
     value_parts = ([ast.Lit(rest_text)] if rest_text else []) + parts[1:]
     if value_parts and isinstance(value_parts[0], ast.Lit) and value_parts[0].text.startswith("~"):
-        from cwgym.machine.shell.lexer import _tilde
+        from cwgym.machine.shell.lexer import tilde_parts
 
-        value_parts = _tilde(value_parts)
+        value_parts = tilde_parts(value_parts)
     return ast.Assign(
         match.group(1), ast.Word(value_parts, tok.value[prefix_len:]), match.group(2) == "+"
     )
