@@ -10,15 +10,12 @@ process).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import msgspec
 
 from cwgym.machine.commands._options import OptionSpec, UsageError, parse
 from cwgym.machine.filesystem import FsError, UserFS, join
-
-if TYPE_CHECKING:
-    from cwgym.machine.machine import Machine
+from cwgym.machine.view import MachineView
 
 
 class CommandResult(msgspec.Struct):
@@ -65,7 +62,7 @@ class CommandContext:
 
     def __init__(
         self,
-        machine: Machine,
+        machine: MachineView,
         argv: list[str],
         stdin: bytes,
         cwd: str,

@@ -28,8 +28,9 @@ from cwgym.machine.filesystem import (
     Filesystem,
     Inode,
 )
-from cwgym.machine.machine import Machine, ShellState
+from cwgym.machine.machine import Machine
 from cwgym.machine.processes import Process, ProcessTable
+from cwgym.machine.shell.state import ShellState
 from cwgym.protocol.definition import Computer, Profile
 
 __all__ = ["InodeDoc", "MachineDoc", "ShellDoc", "check_tree", "machine_doc", "machine_from_doc"]

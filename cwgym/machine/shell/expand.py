@@ -9,15 +9,11 @@ leaves it literal when nothing matches.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.shell import arith, ast, braces, pattern
 from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import ExpansionError
-
-if TYPE_CHECKING:
-    from cwgym.machine.shell.interp import Shell
+from cwgym.machine.shell.view import ShellView
 
 DEFAULT_IFS = " \t\n"
 _REFUSED_FORMS = {
@@ -88,7 +84,7 @@ class Fields:
 class Expander:
     """Expands words for one shell."""
 
-    def __init__(self, shell: Shell) -> None:
+    def __init__(self, shell: ShellView) -> None:
         self.shell = shell
 
     # -- entry points --------------------------------------------------------------------

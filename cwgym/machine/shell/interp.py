@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from cwgym.machine import commands as registry
 from cwgym.machine.context import CommandContext, Exit
 from cwgym.machine.filesystem import DIR, FsError, join
-from cwgym.machine.machine import Machine, ShellState
 from cwgym.machine.shell import arith, ast, pattern
 from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import (
@@ -31,7 +30,9 @@ from cwgym.machine.shell.errors import (
 )
 from cwgym.machine.shell.expand import Expander
 from cwgym.machine.shell.parser import parse_function, parse_program
+from cwgym.machine.shell.state import ShellState
 from cwgym.machine.shell.streams import IO, Budget, BufferSink, FileSink, NullSink, Sink, Source
+from cwgym.machine.view import MachineView
 
 MAX_VALUE = 16 * 1024 * 1024
 SHELL_NAMES = frozenset(["sh", "bash", "dash"])
@@ -91,7 +92,7 @@ class Shell:
 
     def __init__(
         self,
-        machine: Machine,
+        machine: MachineView,
         state: ShellState,
         budget: Budget,
         *,
@@ -1045,7 +1046,7 @@ def _describe(node) -> str:
 
 
 def run_child_script(
-    machine: Machine,
+    machine: MachineView,
     budget: Budget,
     script: str,
     argv: list[str],

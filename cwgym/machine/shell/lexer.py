@@ -9,12 +9,34 @@ so quoting is decided once, here, and expansion only walks the parts.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from cwgym.machine.shell import ast
 from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import ShellSyntaxError
+
+
+class _Programs:
+    """How the lexer parses the program inside a command substitution: the lexer and the
+    parser call each other (``$(...)`` holds a program), so the parser hands the lexer its
+    two entry points when it is imported (:func:`use_parser`) instead of the lexer importing it."""
+
+    parse: Callable[[str], ast.Node] | None = None
+    parse_substitution: Callable[[str, int], tuple[ast.Node, int]] | None = None
+
+
+def use_parser(parse: Callable[[str], ast.Node], parse_substitution: Callable[[str, int], tuple[ast.Node, int]]) -> None:
+    """Give the lexer the parser's entry points for backquote and ``$(`` bodies."""
+    _Programs.parse = parse
+    _Programs.parse_substitution = parse_substitution
+
+
+def _programs() -> type[_Programs]:
+    if _Programs.parse is None or _Programs.parse_substitution is None:
+        raise RuntimeError("cwgym.machine.shell.parser must be imported before lexing a command substitution")
+    return _Programs
 
 METACHARS = frozenset(" \t\n;&|<>()")
 OPERATORS = (
@@ -350,9 +372,7 @@ def _read_backticks(src: str, pos: int, mode: str) -> tuple[ast.CmdSub, int]:
     else:
         raise ShellSyntaxError("unexpected EOF while looking for matching ``'")
     inner = "".join(out)
-    from cwgym.machine.shell.parser import parse
-
-    return ast.CmdSub(parse(inner), inner), i + 1
+    return ast.CmdSub(_programs().parse(inner), inner), i + 1
 
 
 ANSI = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
@@ -450,9 +470,7 @@ def _matching_brace(src: str, pos: int) -> int:
             pos = end + 1
             continue
         if c == "$" and src.startswith("$(", pos):
-            from cwgym.machine.shell.parser import parse_substitution
-
-            _, pos = parse_substitution(src, pos + 2)
+            _, pos = _programs().parse_substitution(src, pos + 2)
             continue
         if c == "$" and src.startswith("${", pos):
             inner = _matching_brace(src, pos + 2)
@@ -478,9 +496,7 @@ def _read_dollar(src: str, pos: int, mode: str) -> tuple[object | None, int]:
             end = find_arith_end(src, pos + 3)
             if end >= 0:
                 return ast.Arith(src[pos + 3 : end]), end + 2
-        from cwgym.machine.shell.parser import parse_substitution
-
-        node, end = parse_substitution(src, pos + 2)
+        node, end = _programs().parse_substitution(src, pos + 2)
         return ast.CmdSub(node, src[pos + 2 : end - 1]), end
     if nxt == "{":
         return _read_brace_param(src, pos, mode)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from cwgym.machine.shell import ast
 from cwgym.machine.shell.errors import ShellSyntaxError
-from cwgym.machine.shell.lexer import Lexer, Token, is_name
+from cwgym.machine.shell.lexer import Lexer, Token, is_name, tilde_parts, use_parser
 from cwgym.machine.shell.testcmd import UNARY
 
 RESERVED = frozenset(
@@ -613,8 +613,6 @@ def _assignment(tok: Token, match: re.Match) -> ast.Assign:
     rest_text = first.text[prefix_len:]
     value_parts = ([ast.Lit(rest_text)] if rest_text else []) + parts[1:]
     if value_parts and isinstance(value_parts[0], ast.Lit) and value_parts[0].text.startswith("~"):
-        from cwgym.machine.shell.lexer import tilde_parts
-
         value_parts = tilde_parts(value_parts)
     return ast.Assign(
         match.group(1), ast.Word(value_parts, tok.value[prefix_len:]), match.group(2) == "+"
@@ -639,3 +637,6 @@ def _split_arith_for(text: str) -> list[str]:
     if len(pieces) != 3:
         raise ShellSyntaxError(f"syntax error: arithmetic expression required: `(({text}))'")
     return pieces
+
+
+use_parser(parse, parse_substitution)

@@ -9,13 +9,10 @@ null device. Every byte written is counted against the line's output budget.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.shell.errors import LimitExceeded
-
-if TYPE_CHECKING:
-    from cwgym.machine.machine import Machine
+from cwgym.machine.view import MachineView
 
 
 class Budget:
@@ -104,7 +101,7 @@ class FileSink(Sink):
 
     __slots__ = ("budget", "machine", "path")
 
-    def __init__(self, machine: Machine, path: str, budget: Budget) -> None:
+    def __init__(self, machine: MachineView, path: str, budget: Budget) -> None:
         self.machine = machine
         self.path = path
         self.budget = budget

@@ -9,13 +9,10 @@ parser; here its operands are expanded without splitting, ``==`` matches a glob 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from cwgym.machine.filesystem import DIR, FILE, NULLDEV, SYMLINK, FsError
 from cwgym.machine.shell import ast, pattern
-
-if TYPE_CHECKING:
-    from cwgym.machine.shell.interp import Shell
+from cwgym.machine.shell.view import ShellView
 
 UNARY = frozenset(
     [
@@ -64,7 +61,7 @@ class TestError(Exception):
 # -- shared primitives ------------------------------------------------------------------------
 
 
-def file_test(shell: Shell, op: str, path: str) -> bool:
+def file_test(shell: ShellView, op: str, path: str) -> bool:
     fs = shell.machine.user_fs()
     cwd = shell.cwd
     if path == "":
@@ -109,14 +106,14 @@ def file_test(shell: Shell, op: str, path: str) -> bool:
     return False  # pragma: no cover
 
 
-def _stat(shell: Shell, path: str):
+def _stat(shell: ShellView, path: str):
     try:
         return shell.machine.user_fs().lookup(path, shell.cwd)
     except FsError:
         return None
 
 
-def file_compare(shell: Shell, op: str, left: str, right: str) -> bool:
+def file_compare(shell: ShellView, op: str, left: str, right: str) -> bool:
     a = _stat(shell, left)
     b = _stat(shell, right)
     if op == "-ef":
@@ -142,11 +139,11 @@ def compare(op: str, a, b) -> bool:
     }[op]
 
 
-def _option_set(shell: Shell, name: str) -> bool:
+def _option_set(shell: ShellView, name: str) -> bool:
     return bool(shell.options.get(name))
 
 
-def unary(shell: Shell, op: str, operand: str) -> bool:
+def unary(shell: ShellView, op: str, operand: str) -> bool:
     if op == "-z":
         return operand == ""
     if op == "-n":
@@ -164,7 +161,7 @@ def unary(shell: Shell, op: str, operand: str) -> bool:
 class _TestParser:
     """The ``test`` grammar over an argument list."""
 
-    def __init__(self, shell: Shell, name: str, args: list[str]) -> None:
+    def __init__(self, shell: ShellView, name: str, args: list[str]) -> None:
         self.shell = shell
         self.name = name
         self.args = args
@@ -277,7 +274,7 @@ class _TestParser:
         return token != ""
 
 
-def run_test(shell: Shell, name: str, args: list[str]) -> int:
+def run_test(shell: ShellView, name: str, args: list[str]) -> int:
     """Status of ``test args`` / ``[ args ]`` (2 with a message on a malformed line)."""
     if name == "[":
         if not args or args[-1] != "]":
@@ -289,7 +286,7 @@ def run_test(shell: Shell, name: str, args: list[str]) -> int:
 # -- [[ ]] --------------------------------------------------------------------------------
 
 
-def _regex_text(shell: Shell, word: ast.Word) -> str:
+def _regex_text(shell: ShellView, word: ast.Word) -> str:
     out: list[str] = []
     for part in word.parts:
         if isinstance(part, ast.Lit):
@@ -308,7 +305,7 @@ def _translate_ere(regex: str) -> str:
     return regex
 
 
-def eval_cond(shell: Shell, node) -> bool:
+def eval_cond(shell: ShellView, node) -> bool:
     if isinstance(node, ast.CondAnd):
         return eval_cond(shell, node.left) and eval_cond(shell, node.right)
     if isinstance(node, ast.CondOr):
