@@ -541,9 +541,13 @@ def glob_regex(pattern: str, *, period: bool = False) -> str:
 def glob_match(pattern: str, name: str, *, casefold: bool = False, period: bool = False) -> bool:
     import re
 
+    from cwgym.machine.commands._engine import cached_regex
+
+    if period and name.startswith(".") and not pattern.startswith("."):
+        return False  # a leading period is matched only by a period (no look-ahead needed)
     flags = re.IGNORECASE if casefold else 0
     try:
-        return re.match(glob_regex(pattern, period=period), name, flags) is not None
+        return cached_regex(glob_regex(pattern), flags).match(name) is not None
     except re.error:
         return pattern == name
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from cwgym.machine.commands._engine import Regex
+
 FLAGS = re.ASCII | re.DOTALL
 
 CLASSES = {
@@ -491,11 +493,11 @@ def compile_posix(
     dialect: str = "grep",
     icase: bool = False,
     multiline: bool = False,
-) -> re.Pattern[str]:
+) -> Regex:
     """Translate and compile one POSIX regex. Raises :class:`RegexError`."""
     body, _, _ = translate(pattern, extended=extended, dialect=dialect, multiline=multiline)
     try:
-        return re.compile(body, FLAGS | (re.IGNORECASE if icase else 0))
+        return Regex(body, FLAGS | (re.IGNORECASE if icase else 0))
     except re.error as exc:
         raise RegexError(f"Invalid regular expression ({exc})") from None
     except RecursionError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from cwgym.machine.commands import command
+from cwgym.machine.commands._engine import Regex
 from cwgym.machine.commands._options import OptionSpec, UsageError, parse
 from cwgym.machine.commands._regex import FLAGS, RegexError, posix_matches, translate
 from cwgym.machine.commands._text import arg_text, glob_regex, raw, split_lines, text
@@ -183,11 +184,11 @@ class Grep:
             elif key == "a":
                 self.text_mode = True
             elif key == "include":
-                self.includes.append(re.compile(glob_regex(arg_text(value or ""))))
+                self.includes.append(Regex(glob_regex(arg_text(value or ""))))
             elif key == "exclude":
-                self.excludes.append(re.compile(glob_regex(arg_text(value or ""))))
+                self.excludes.append(Regex(glob_regex(arg_text(value or ""))))
             elif key == "exclude-dir":
-                self.exclude_dirs.append(re.compile(glob_regex(arg_text(value or ""))))
+                self.exclude_dirs.append(Regex(glob_regex(arg_text(value or ""))))
             elif key == "label":
                 self.label = value or ""
             elif key == "b":
@@ -231,7 +232,7 @@ class Grep:
             parts.append(body)
         source = parts[0] if len(parts) == 1 else "|".join(f"(?:{p})" for p in parts)
         try:
-            self.regex = re.compile(source, FLAGS | (re.IGNORECASE if self.icase else 0))
+            self.regex = Regex(source, FLAGS | (re.IGNORECASE if self.icase else 0))
         except re.error as exc:
             self.ctx.error(f"invalid regular expression ({exc})")
             raise Exit(2) from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from cwgym.machine.commands import command
+from cwgym.machine.commands._engine import Regex
 from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.commands._regex import FLAGS, RegexError, translate
 from cwgym.machine.commands._text import arg_text, emit, read_operand, text, usage_exit
@@ -36,7 +37,7 @@ def _style(ctx: CommandContext, value: str, which: str):
     if value.startswith("p"):
         try:
             body, _, _ = translate(value[1:], extended=False, dialect="grep")
-            return re.compile(body, FLAGS)
+            return Regex(body, FLAGS)
         except (RegexError, re.error):
             ctx.error(f"invalid regular expression '{value[1:]}'")
             raise Exit(1) from None

@@ -15,6 +15,7 @@ import contextlib
 import re
 
 from cwgym.machine.commands import command
+from cwgym.machine.commands._engine import Regex
 from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.commands._regex import (
     FLAGS,
@@ -285,7 +286,7 @@ class Parser:
             return None
         try:
             pattern, _, _ = translate(body, extended=self.extended, dialect="sed", multiline=multiline)
-            return re.compile(pattern, FLAGS | (re.IGNORECASE if icase else 0))
+            return Regex(pattern, FLAGS | (re.IGNORECASE if icase else 0))
         except RegexError as exc:
             raise self.error(exc.message) from None
         except re.error as exc:

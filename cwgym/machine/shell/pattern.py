@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from cwgym.machine.commands._engine import Regex, cached_regex
+from cwgym.machine.shell.errors import LimitExceeded
+
 CLASSES = {
     "alpha": "A-Za-z",
     "digit": "0-9",
@@ -106,7 +109,7 @@ def _bracket(pattern: str, i: int) -> tuple[str, int] | None:
 
 
 @lru_cache(maxsize=2048)
-def compile_pattern(pattern: str) -> re.Pattern:
+def compile_pattern(pattern: str) -> Regex:
     """The regular expression matching exactly what ``pattern`` matches."""
     out: list[str] = []
     i = 0
@@ -138,7 +141,28 @@ def compile_pattern(pattern: str) -> re.Pattern:
                 continue
         out.append(re.escape(c))
         i += 1
-    return re.compile("".join(out), re.DOTALL)
+    return cached_regex("".join(out), re.DOTALL)
+
+
+#: Characters one ``${x#p}``-style operation may hand the matcher in all, over every window it
+#: tries: each try is linear, but a long value tried at every length is quadratic.
+PATTERN_WORK = 20_000_000
+
+
+class _Meter:
+    __slots__ = ("left", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.left = PATTERN_WORK
+
+    def spend(self, size: int) -> None:
+        self.left -= size + 1
+        if self.left < 0:
+            raise LimitExceeded(
+                f"pattern too expensive: matching '{self.pattern[:40]}' against every part of a "
+                f"long value exceeds {PATTERN_WORK:,} characters of work; command aborted"
+            )
 
 
 def match(pattern: str, text: str) -> bool:
@@ -147,9 +171,16 @@ def match(pattern: str, text: str) -> bool:
 
 def strip_prefix(text: str, pattern: str, longest: bool) -> str:
     """``${x#p}`` / ``${x##p}``."""
+    if not has_glob(pattern):
+        literal = unescape(pattern)
+        return text[len(literal) :] if text.startswith(literal) else text
     regex = compile_pattern(pattern)
+    if regex.match(text) is None:
+        return text  # no prefix matches at all: one linear search says so
     lengths = range(len(text), -1, -1) if longest else range(len(text) + 1)
+    meter = _Meter(pattern)
     for k in lengths:
+        meter.spend(k)
         if regex.fullmatch(text, 0, k):
             return text[k:]
     return text
@@ -157,9 +188,16 @@ def strip_prefix(text: str, pattern: str, longest: bool) -> str:
 
 def strip_suffix(text: str, pattern: str, longest: bool) -> str:
     """``${x%p}`` / ``${x%%p}``."""
+    if not has_glob(pattern):
+        literal = unescape(pattern)
+        return text[: len(text) - len(literal)] if literal and text.endswith(literal) else text
     regex = compile_pattern(pattern)
+    if cached_regex(regex.pattern + "\\Z", re.DOTALL).search(text) is None:
+        return text  # no suffix matches at all
     starts = range(len(text) + 1) if longest else range(len(text), -1, -1)
+    meter = _Meter(pattern)
     for k in starts:
+        meter.spend(len(text) - k)
         if regex.fullmatch(text, k):
             return text[:k]
     return text
@@ -168,13 +206,16 @@ def strip_suffix(text: str, pattern: str, longest: bool) -> str:
 def replace(text: str, pattern: str, repl: str, mode: str) -> str:
     """``${x/p/r}`` (mode ``/``), ``${x//p/r}`` (``//``), anchored ``/#`` and ``/%``."""
     regex = compile_pattern(pattern)
+    meter = _Meter(pattern)
     if mode == "/#":
         for k in range(len(text), -1, -1):
+            meter.spend(k)
             if regex.fullmatch(text, 0, k):
                 return repl + text[k:] if (k or pattern == "") else text
         return text
     if mode == "/%":
         for k in range(len(text) + 1):
+            meter.spend(len(text) - k)
             if regex.fullmatch(text, k):
                 return text[:k] + repl if (k < len(text) or pattern == "") else text
         return text
@@ -184,6 +225,7 @@ def replace(text: str, pattern: str, repl: str, mode: str) -> str:
     i = 0
     n = len(text)
     while i < n:
+        meter.spend(n - i)
         found = regex.match(text, i)
         if found is None or found.end() == i:
             out.append(text[i])

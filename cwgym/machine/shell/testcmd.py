@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from cwgym.machine.commands._engine import cached_regex
 from cwgym.machine.filesystem import DIR, FILE, NULLDEV, SYMLINK, FsError
 from cwgym.machine.shell import ast, pattern
 from cwgym.machine.shell.view import ShellView
@@ -326,7 +327,7 @@ def eval_cond(shell: ShellView, node) -> bool:
     if op == "=~":
         text = _translate_ere(_regex_text(shell, node.right))
         try:
-            found = re.search(text, left)
+            found = cached_regex(text).search(left)
         except re.error:
             raise TestError("", 2, prefix=False) from None
         if found is None:

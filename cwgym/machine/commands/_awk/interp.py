@@ -25,6 +25,7 @@ from cwgym.machine.commands._awk.values import (
     to_num,
     to_str,
 )
+from cwgym.machine.commands._engine import Regex
 from cwgym.machine.commands._regex import (
     FLAGS,
     RegexError,
@@ -208,7 +209,7 @@ class Interpreter:
         if cached is None:
             try:
                 body, _, _ = translate(source, extended=True, dialect="awk")
-                cached = re.compile(body, FLAGS)
+                cached = Regex(body, FLAGS)
             except (RegexError, re.error) as exc:
                 message = exc.message if isinstance(exc, RegexError) else str(exc)
                 raise AwkRuntimeError(f"invalid regexp: {message}: /{source}/") from None
@@ -262,7 +263,7 @@ class Interpreter:
                     raise AwkRuntimeError(f"invalid regexp: {exc.message}") from None
             if paragraph:
                 body = f"(?:{body})|\n"
-            regex = re.compile(body, FLAGS)
+            regex = Regex(body, FLAGS)
             self.fs_cache = (cache_key, regex)
         return _regex_split(regex, value)
 
