@@ -8,7 +8,14 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwgym.kernel.calendar import civil, civil_from_days, days_from_civil, days_in_month, is_leap, weekday
+from cwgym.kernel.calendar import (
+    civil,
+    civil_from_days,
+    days_from_civil,
+    days_in_month,
+    is_leap,
+    weekday,
+)
 
 EPOCH = dt.date(1970, 1, 1)
 
