@@ -31,6 +31,7 @@ def main() -> None:
         print(f"== {module.GROUP} -> {path}")
         for r in rows:
             ratio = f"  ratio {r.ratio:.3g}x" if r.ratio else ""
+            ratio += f"  max {fmt(r.extra['max_ms'], r.unit)}" if "max_ms" in r.extra else ""
             print(f"  {r.name:<70} {r.world:<10} p50 {fmt(r.p50_ms, r.unit):>12}  p95 {fmt(r.p95_ms, r.unit):>12}{ratio}")
 
 

@@ -243,6 +243,19 @@ def test_date_and_sleep_use_the_logical_clock(machine):
     assert run(machine, "stat", "-c", "%y", "later")[1] == "2026-09-17 09:01:01.500000000 +0000\n"
 
 
+@pytest.mark.parametrize("interval", ["1e999999999", "99999999999999999d", "1e41", "6000000000000d"])
+def test_sleep_refuses_an_interval_past_the_clock(machine, interval):
+    status, out, err = run(machine, "sleep", interval)
+    assert (status, out) == (2, "")
+    assert err.startswith("sleep: interval too long") and "internal error" not in err
+    assert machine.clock.now_us == 0
+
+
+def test_sleep_rounds_a_tiny_exponent_to_nothing(machine):
+    assert run(machine, "sleep", "1e-999999999") == (0, "", "")
+    assert machine.clock.now_us == 0
+
+
 def test_ls_recent_and_old_dates(machine):
     run(machine, "touch", "-d", "2025-01-02 03:04", "old")
     run(machine, "touch", "-d", "2026-09-01 10:11", "recent")

@@ -323,7 +323,7 @@ class _Translator:
 _NO_EXTEND = ("\\Z", "\\b", "\\B", "(?=", "(?!", "(?<", "(?m")
 
 
-def _extendable(regex: re.Pattern[str]) -> bool:
+def extendable(regex: re.Pattern[str]) -> bool:
     """Whether POSIX's longest-match rule can differ from Python's first-alternative rule,
     and checking shorter windows (``fullmatch`` with an end position) is sound: the pattern
     has alternatives but no end anchors or lookarounds that a window would fool."""
@@ -345,7 +345,7 @@ _BUDGET = 200_000
 
 def longest(regex: re.Pattern[str], value: str, m: re.Match[str], budget: list[int] | None = None) -> re.Match[str]:
     """The POSIX (leftmost-longest) match starting where ``m`` starts."""
-    if not _extendable(regex):
+    if not extendable(regex):
         return m
     budget = budget if budget is not None else [_BUDGET]
     start = m.start()
@@ -370,7 +370,7 @@ def posix_matches(regex: re.Pattern[str], value: str):
     """Successive non-overlapping POSIX matches: leftmost-longest, and without the empty
     match Python allows right after a non-empty one (``s/l*/-/g`` on ``hello`` gives
     ``-h-e-o-`` in sed and awk)."""
-    if not _extendable(regex):
+    if not extendable(regex):
         last_end = -1
         for m in regex.finditer(value):
             if m.start() == m.end() == last_end:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from cwgym.machine.commands._limits import check_width
 from cwgym.machine.context import CommandContext, Exit
 from cwgym.machine.filesystem import FsError
 
@@ -211,6 +212,7 @@ def _pad(body: str, width: int, left: bool) -> str:
 
 def format_int(value: int, conv: str, flags: str, width: int, prec: int | None) -> str:
     """One C integer conversion (``d i u o x X``) of ``value`` (already wrapped for u/o/x)."""
+    check_width(width, prec)
     negative = value < 0
     magnitude = -value if negative else value
     if conv in "di" or conv == "u":
@@ -246,6 +248,7 @@ def format_int(value: int, conv: str, flags: str, width: int, prec: int | None) 
 
 def format_float(value: float, conv: str, flags: str, width: int, prec: int | None) -> str:
     """One C floating conversion (``f F e E g G``) of ``value``."""
+    check_width(width, prec)
     left = "-" in flags
     if math.isinf(value) or math.isnan(value):
         body = "nan" if math.isnan(value) else "inf"
@@ -264,6 +267,7 @@ def format_float(value: float, conv: str, flags: str, width: int, prec: int | No
 
 def format_str(value: str, flags: str, width: int, prec: int | None) -> str:
     """A C ``%s`` of ``value``."""
+    check_width(width, prec)
     if prec is not None:
         value = value[:prec]
     return _pad(value, width, "-" in flags)

@@ -14,7 +14,7 @@ import re
 from cwgym.machine.commands import command
 from cwgym.machine.commands._engine import Regex
 from cwgym.machine.commands._options import OptionSpec, UsageError, parse
-from cwgym.machine.commands._regex import FLAGS, RegexError, posix_matches, translate
+from cwgym.machine.commands._regex import FLAGS, RegexError, extendable, posix_matches, translate
 from cwgym.machine.commands._text import arg_text, glob_regex, raw, split_lines, text
 from cwgym.machine.context import CommandContext, Exit
 from cwgym.machine.filesystem import FsError, join
@@ -292,10 +292,17 @@ class Grep:
                 self.printed_group = True
                 after_left = self.after
             if self.only:
-                if not invert and regex is not None:
+                if not invert and regex is not None and (self.number or self.byte_offset):
                     for m in posix_matches(regex, line):
                         if m.end() > m.start():
                             out.append(self._line(prefix, index, ":", m.group(0), m.start()))
+                elif not invert and regex is not None and regex.min_width and not regex.groups and not extendable(regex):
+                    # every match is non-empty and POSIX's: re's findall lists them in C
+                    eol = self.eol
+                    out += [f"{prefix}{found}{eol}" for found in regex.findall(line)]
+                elif not invert and regex is not None:
+                    eol = self.eol
+                    out += [f"{prefix}{m.group(0)}{eol}" for m in posix_matches(regex, line) if m.end() > m.start()]
             else:
                 out.append(self._line(prefix, index, ":", line))
             last_printed = index

@@ -20,6 +20,7 @@ from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.commands._regex import (
     FLAGS,
     RegexError,
+    extendable,
     numeric_escape,
     posix_matches,
     translate,
@@ -824,6 +825,26 @@ class Runner:
         ps = self.ps
         nth = flags["n"]
         glob = flags["g"]
+        if glob and nth == 1 and regex.min_width and all(isinstance(p, str) for p in cmd.repl) and not extendable(regex):
+            # POSIX and re agree here (no empty matches, no alternatives to lengthen): one C call
+            literal = "".join(cmd.repl)
+            ps, done = regex.subn(literal if "\\" not in literal else lambda _: literal, ps)
+            if not done:
+                return
+            self.ps = ps
+        else:
+            if not self.substitute_matches(cmd, regex, ps):
+                return
+        self.replaced = True
+        for _ in range(flags["p"]):
+            self.emit(self.ps, self.chomped)
+        if flags["w"]:
+            self.write_file(flags["w"], self.ps + "\n")
+
+    def substitute_matches(self, cmd: Cmd, regex: Regex, ps: str) -> bool:
+        """``s`` match by match, POSIX's way; whether anything was replaced."""
+        nth = cmd.flags["n"]
+        glob = cmd.flags["g"]
         pieces: list[str] = []
         pos = 0
         count = 0
@@ -838,15 +859,10 @@ class Runner:
             done = True
             if not glob:
                 break
-        if not done:
-            return
-        pieces.append(ps[pos:])
-        self.ps = "".join(pieces)
-        self.replaced = True
-        for _ in range(flags["p"]):
-            self.emit(self.ps, self.chomped)
-        if flags["w"]:
-            self.write_file(flags["w"], self.ps + "\n")
+        if done:
+            pieces.append(ps[pos:])
+            self.ps = "".join(pieces)
+        return done
 
     def listing(self, width: int | None) -> str:
         width = self.width if width is None else width

@@ -5,9 +5,10 @@ digits as FIRST and INCREMENT show, ``%g`` when one is written with an exponent)
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from cwgym.machine.commands import command
+from cwgym.machine.commands._limits import check_size
 from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.commands._text import arg_text, emit, format_float, parse_spec, usage_exit
 from cwgym.machine.context import CommandContext
@@ -109,6 +110,7 @@ def seq(ctx: CommandContext) -> int:
         usage_exit(ctx, f"invalid Zero increment value: '{operands[1]}'")
     if user_fmt is not None and equal:
         usage_exit(ctx, "format string may not be specified when printing equal width strings")
+    fixed_prec: int | None = None  # the digits after the point, when the output is fixed-point
     if user_fmt is not None:
         formatter = _fmt_user(ctx, user_fmt)
         if formatter is None:
@@ -118,7 +120,7 @@ def seq(ctx: CommandContext) -> int:
         if any(p is None for p in precs) or last.precision is None:
             formatter = lambda x: format_float(float(x), "g", "", 0, None)  # noqa: E731
         else:
-            prec = max([p for p in precs if p is not None], default=0)
+            prec = fixed_prec = max([p for p in precs if p is not None], default=0)
             fmt_width = 0
             if equal:
                 first_width = (first.width if first else 1) + (prec - (first.precision if first else 0))
@@ -137,18 +139,42 @@ def seq(ctx: CommandContext) -> int:
     if end.is_infinite() and (end > 0) == (incr > 0):
         ctx.error("infinite sequences are not supported")
         return 2
+    if (end - start) * incr >= 0:  # refuse before generating what the output cap would drop
+        count = int((end - start) / incr) + 1
+        if fixed_prec is None:
+            shortest = 1 if start <= 0 <= end or end <= 0 <= start else min(len(formatter(start)), len(formatter(end)))
+            least = count * shortest
+        else:
+            least = _integer_digits(start, incr, count) + (count * (fixed_prec + 1) if fixed_prec else 0)
+        check_size("seq: the sequence", least + count * len(sep))
+    written = 0
     while True:
         x = start + i * incr
         if (incr > 0 and x > end) or (incr < 0 and x < end):
             break
         out.append(formatter(x))
+        written += len(out[-1]) + len(sep)
         i += 1
-        if i > 10_000_000:
-            ctx.error("sequence too long")
-            return 2
+        if not i % 4096:
+            check_size("seq: the sequence", written)
     if out:
         emit(ctx, sep.join(out) + "\n")
     return 0
+
+
+def _integer_digits(start: Decimal, incr: Decimal, count: int) -> int:
+    """The digits of the integer parts of ``start + i*incr`` for ``i < count``, summed
+    without generating them: one term per power of ten the sequence reaches."""
+    if incr < 0:  # the same magnitudes, walked upward
+        start, incr = start + (count - 1) * incr, -incr
+    total, power = count, Decimal(10)
+    while True:
+        positive = count - min(count, max(0, int(((power - start) / incr).to_integral_value(ROUND_CEILING))))
+        negative = min(count, max(0, int(((-power - start) / incr).to_integral_value(ROUND_FLOOR)) + 1))
+        if not positive and not negative:
+            return total
+        total += positive + negative
+        power *= 10
 
 
 def _decimal_fixed(x: Decimal, prec: int, width: int) -> str:

@@ -2,7 +2,8 @@
 
 ``sleep NUMBER[SUFFIX]...`` with suffixes ``s`` (default), ``m``, ``h``, ``d`` and
 fractions; the intervals add up, rounded up to the clock's microsecond. ``sleep infinity``
-would never return and is refused (exit 2).
+would never return and is refused (exit 2), as is an interval that would carry the clock
+past its 64-bit range ("interval too long").
 """
 
 from __future__ import annotations
@@ -10,12 +11,16 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from cwgym.kernel.clock import MAX_TICK
 from cwgym.machine.commands import command
 from cwgym.machine.commands._fsutil import gnu_spec, q
 from cwgym.machine.context import CommandContext
 
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?([smhd]?)")
 _SCALE = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+#: Exponents past this are too long (``1e99``) or round to nothing (``1e-99``) anyway; the cap
+#: keeps ``1e999999999`` from building a billion-digit number.
+_MAX_EXPONENT = 40
 
 
 def parse_interval(text: str) -> Fraction | None:
@@ -26,7 +31,10 @@ def parse_interval(text: str) -> Fraction | None:
     mantissa, exponent, suffix = match.groups()
     value = Fraction(mantissa)
     if exponent:
-        value *= Fraction(10) ** int(exponent[1:])
+        power = int(exponent[1:])
+        if power < -_MAX_EXPONENT:
+            return Fraction(0)
+        value *= Fraction(10) ** min(power, _MAX_EXPONENT + 1)
     return value * _SCALE[suffix]
 
 
@@ -53,5 +61,9 @@ def sleep(ctx: CommandContext) -> int:
         ctx.err("Try 'sleep --help' for more information.\n")
         return 1
     micro = total * 1_000_000
-    ctx.machine.sleep(-(-micro.numerator // micro.denominator))
+    delta = -(-micro.numerator // micro.denominator)
+    if ctx.machine.clock.now_us + delta > MAX_TICK:
+        ctx.error(f"interval too long: the logical clock ends in {(MAX_TICK - ctx.machine.clock.now_us) // 1_000_000} s")
+        return 2
+    ctx.machine.sleep(delta)
     return 0

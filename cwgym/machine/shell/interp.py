@@ -384,6 +384,7 @@ class Shell:
         return exc.status
 
     def run_simple(self, node: ast.Simple, io: IO) -> int:
+        self.budget.tick()  # every simple command is a step, so a loop body's size counts too
         self.cmdsub_status = None
         try:
             argv = self.expander.words(node.words)
@@ -623,6 +624,7 @@ class Shell:
     def find_in_path(self, name: str) -> str | None:
         fs = self.machine.user_fs()
         for folder in (self.get_var("PATH") or "").split(":"):
+            self.budget.tick()  # a directory searched is a lookup's worth of work
             folder = folder or "."
             candidate = join(folder, name)
             try:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from cwgym.machine.shell import ast
-from cwgym.machine.shell.errors import ShellSyntaxError
+from cwgym.machine.shell.errors import LimitExceeded, ShellSyntaxError
 from cwgym.machine.shell.lexer import Lexer, Token, is_name, tilde_parts, use_parser
 from cwgym.machine.shell.testcmd import UNARY
 
@@ -68,6 +68,10 @@ class Program:
 
 _CACHE: dict[str, Program] = {}
 _CACHE_LIMIT = 4096
+#: The longest program text parsed at once (a line, a script, ``eval``'s argument): the
+#: whole text is parsed before it runs, so its size bounds the work a line does before
+#: any step is counted. Real scripts are a few kilobytes.
+MAX_PROGRAM = 128 * 1024
 
 
 def parse_program(src: str) -> Program:
@@ -75,6 +79,8 @@ def parse_program(src: str) -> Program:
     cached = _CACHE.get(src)
     if cached is not None:
         return cached
+    if len(src) > MAX_PROGRAM:
+        raise LimitExceeded(f"program text too long ({len(src)} characters, over {MAX_PROGRAM // 1024} KiB); command aborted")
     parser = Parser(src)
     commands: list[tuple[ast.Node, list[str]]] = []
     error = None

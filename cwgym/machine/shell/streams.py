@@ -19,7 +19,10 @@ class Budget:
     """Caps shared by everything one ``execute`` runs, so no line can hang or flood:
     steps (loop iterations, function calls, subshells), nesting depth and bytes written."""
 
-    MAX_ITERATIONS = 1_000_000
+    #: Steps one line may take: a loop iteration, a simple command or a function call
+    #: costs 1, a subshell 10. Sized so the cheapest runaway line stops within about a
+    #: second of host time.
+    MAX_ITERATIONS = 100_000
     MAX_OUTPUT = 16 * 1024 * 1024
     MAX_WRITTEN = 64 * 1024 * 1024
     MAX_FUNCTION_DEPTH = 1000
@@ -36,11 +39,11 @@ class Budget:
         self.random_count = 0
 
     def tick(self, cost: int = 1) -> None:
-        """Count work: a loop iteration or a function call costs 1, a subshell 10."""
+        """Count work: a loop iteration, a simple command or a function call costs 1, a subshell 10."""
         self.iterations += cost
         if self.iterations > self.MAX_ITERATIONS:
             raise LimitExceeded(
-                f"step limit exceeded ({self.MAX_ITERATIONS} loop iterations, calls and subshells); "
+                f"step limit exceeded ({self.MAX_ITERATIONS} loop iterations, commands, calls and subshells); "
                 "command aborted"
             )
 

@@ -26,6 +26,7 @@ from cwgym.machine.commands._awk.values import (
     to_str,
 )
 from cwgym.machine.commands._engine import Regex
+from cwgym.machine.commands._limits import check_size
 from cwgym.machine.commands._regex import (
     FLAGS,
     RegexError,
@@ -82,8 +83,9 @@ class Unsupported(Exception):
 
 BREAK, CONTINUE = 1, 2
 #: Loop iterations one program may run before it is stopped: a runaway loop would hang
-#: the simulated machine, which has no Ctrl-C.
-LOOP_BUDGET = 5_000_000
+#: the simulated machine, which has no Ctrl-C. Sized so the cheapest runaway loop
+#: (``while (1) x++``) stops in well under a second of host time.
+LOOP_BUDGET = 1_000_000
 
 
 class Interpreter:
@@ -785,7 +787,9 @@ class Interpreter:
 
             def run_concat():
                 convfmt = g["CONVFMT"]
-                return to_str(a(), convfmt) + to_str(b(), convfmt)
+                left, right = to_str(a(), convfmt), to_str(b(), convfmt)
+                check_size("awk: a string", len(left) + len(right))
+                return left + right
 
             return run_concat
         if kind == "binop":
@@ -1148,8 +1152,7 @@ class Interpreter:
                         parts = list(value)
                     else:
                         parts = _regex_split(self.compile_regex(fs_text), value)
-                for k, part in enumerate(parts, 1):
-                    arr[str(k)] = strnum(part)
+                arr.update(zip(map(str, range(1, len(parts) + 1)), map(strnum, parts)))
                 return float(len(parts))
 
             return run_split
@@ -1180,6 +1183,7 @@ class Interpreter:
                     if not global_:
                         break
                 pieces.append(subject[pos:])
+                check_size("awk: a substitution", sum(map(len, pieces)))
                 result = "".join(pieces)
                 if n and setter is not None:
                     setter(result)
