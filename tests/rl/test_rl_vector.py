@@ -34,9 +34,7 @@ def _make(kind: str, env_id: str, n: int, **kwargs):
         return gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", workers=2, **kwargs)
     if kind == "sync":
         return gym.make_vec(env_id, num_envs=n, vectorization_mode="sync", **kwargs)
-    # Gymnasium's shared memory reads Text entries only once, so text observations need it off
-    vector_kwargs = {"shared_memory": env_id != TERMINAL}
-    return gym.make_vec(env_id, num_envs=n, vectorization_mode="async", vector_kwargs=vector_kwargs, **kwargs)
+    return gym.make_vec(env_id, num_envs=n, vectorization_mode="async", **kwargs)  # shared memory, Text included
 
 
 def _trajectory(kind: str, env_id: str, n: int, steps: int, actions, **kwargs) -> list:

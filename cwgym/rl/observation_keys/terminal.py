@@ -7,11 +7,11 @@ keeping the end of a long output. The ``sb3`` preset puts ``terminal_tokens`` in
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 
 from cwgym.rl.config import TaskConfig
 from cwgym.rl.observation_keys import EpisodeView, ObservationKey, observation_key
 from cwgym.rl.text import CHARSET, fit, terminal_text
+from cwgym.rl.text_space import ObservationText
 
 
 @observation_key("terminal")
@@ -21,7 +21,7 @@ class Terminal(ObservationKey):
 
     def __init__(self, config: TaskConfig) -> None:
         super().__init__(config)
-        self.space = spaces.Text(max_length=config.text_length, min_length=0, charset=CHARSET)
+        self.space = ObservationText(max_length=config.text_length, min_length=0, charset=CHARSET)
 
     def encode(self, episode: EpisodeView, out: np.ndarray | None) -> str:
         return fit(terminal_text(episode.terminal()), self.config.text_length, keep="tail")
