@@ -3,10 +3,11 @@
     python -m baselines.make_results runs/ppo-open-app runs/ppo-close-window ... --out baselines/RESULTS.md
 
 For every run it reads ``train.json`` (command, seed, wall time, machine, versions and the
-trained policy's success on the env's first held-out test seeds), copies
-``learning_curve.png`` next to the page as ``results/<run>.png``, and measures the random
-agent (:mod:`baselines.random_agent`, seed 0) on exactly the same test seeds, so the two
-success rates in a row are comparable. ``--notes FILE`` appends a Markdown file verbatim
+final and best policies' success on the env's first held-out test seeds). Runs that differ
+only in their seed are one row: the mean success and its range over the seeds. The first
+seed's ``learning_curve.png`` is copied next to the page as ``results/<run>.png``, and the
+random agent (:mod:`baselines.random_agent`, seed 0) is measured on exactly the same test
+seeds, so the success rates in a row are comparable. ``--notes FILE`` appends a Markdown file verbatim
 (what was tried on tasks that did not learn). Nothing in the page is typed by hand.
 """
 
@@ -23,7 +24,7 @@ import gymnasium as gym
 
 from baselines.random_agent import RandomAgent
 
-__all__ = ["main", "random_success", "render_page"]
+__all__ = ["group_runs", "main", "random_success", "render_page"]
 
 TARGET = 0.9
 RANDOM_CEILING = 0.1
@@ -50,25 +51,55 @@ def random_success(env_id: str, seeds: range, agent_seed: int = 0) -> float:
     return successes / len(seeds)
 
 
-def _row(name: str, report: dict[str, Any], random_rate: float) -> str:
-    test = report["test"]
-    lo, hi = test["test_seeds"]
-    rate = test["success_rate"]
-    verdict = "yes" if rate >= TARGET and random_rate <= RANDOM_CEILING and report["wall_seconds"] <= 1800 else "no"
-    algo = report["algo"].upper()
-    if report.get("bc"):
-        algo += f" after cloning {report['bc']['episodes']} expert episodes"
+def _config_key(report: dict[str, Any]) -> str:
+    """What makes runs the same experiment: everything but the seed and the output folder."""
+    fields = ("env", "algo", "reward", "steps", "n_envs", "vec", "params", "torch_threads")
+    bc = (report.get("bc") or {}).get("episodes")
+    return json.dumps([report.get(f) for f in fields] + [bc], sort_keys=True)
+
+
+def group_runs(runs: list[tuple[str, dict[str, Any]]]) -> list[list[tuple[str, dict[str, Any]]]]:
+    """Runs of the same experiment (differing only in seed) together, in first-seen order."""
+    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for name, report in runs:
+        groups.setdefault(_config_key(report), []).append((name, report))
+    return [sorted(group, key=lambda run: run[1]["seed"]) for group in groups.values()]
+
+
+def _spread(values: list[float]) -> str:
+    """Mean and range of success rates: ``**97%** (92%–100%)``, or one value alone."""
+    mean = sum(values) / len(values)
+    if len(values) == 1:
+        return f"**{mean:.0%}**"
+    return f"**{mean:.0%}** ({min(values):.0%}–{max(values):.0%})"
+
+
+def _row(group: list[tuple[str, dict[str, Any]]], random_rate: float) -> str:
+    name, first = group[0]
+    reports = [report for _, report in group]
+    lo, hi = first["test"]["test_seeds"]
+    finals = [r["test"]["success_rate"] for r in reports]
+    bests = [r.get("test_best", r["test"])["success_rate"] for r in reports]
+    wall = sum(r["wall_seconds"] for r in reports) / len(reports)
+    mean_final = sum(finals) / len(finals)
+    verdict = "yes" if mean_final >= TARGET and random_rate <= RANDOM_CEILING and wall <= 1800 else "no"
+    algo = first["algo"].upper()
+    if first.get("bc"):
+        algo += f" after cloning {first['bc']['episodes']} expert episodes"
+    seeds = ", ".join(str(r["seed"]) for r in reports)
     return (
-        f"| `{report['env']}` | {algo} | {report['reward']} | {report['steps']:,} | {report['n_envs']} ({report['vec']}) "
-        f"| {report['seed']} | {report['wall_seconds'] / 60:.1f} min | **{rate:.0%}** | {random_rate:.0%} | {lo}–{hi - 1} ({test['episodes']}) "
-        f"| {verdict} | [curve](results/{name}.png) |"
+        f"| `{first['env']}` | {algo} | {first['reward']} | {first['steps']:,} | {first['n_envs']} ({first['vec']}) "
+        f"| {seeds} | {wall / 60:.1f} min | {_spread(finals)} | {_spread(bests)} | {random_rate:.0%} "
+        f"| {lo}–{hi - 1} ({first['test']['episodes']}) | {verdict} | [curve](results/{name}.png) |"
     )
 
 
-def render_page(runs: list[tuple[str, dict[str, Any], float]], notes: str | None) -> str:
-    """The Markdown page of ``(run name, train.json, random success)`` triples."""
-    first = runs[0][1]
+def render_page(groups: list[tuple[list[tuple[str, dict[str, Any]]], float]], notes: str | None) -> str:
+    """The Markdown page of ``(runs of one experiment, random success)`` pairs."""
+    first = groups[0][0][0][1]
     machine = first["machine"]
+    versions = first["versions"]
+    library = ", ".join(f"{k} {v}" for k, v in versions.items() if k != "python")
     lines = [
         "# Baseline results",
         "",
@@ -76,19 +107,24 @@ def render_page(runs: list[tuple[str, dict[str, Any], float]], notes: str | None
         f"The target: {TARGET:.0%} success or more on held-out test seeds within 30 minutes of training on",
         f"2 CPU cores, where the random agent stays at {RANDOM_CEILING:.0%} or less on the same seeds.",
         "",
-        f"Machine: `{machine['platform']}`, {machine['cpus']} CPUs; stable-baselines3 {first['versions']['stable_baselines3']}, "
-        f"Python {first['versions']['python']}. Wall time is `model.learn` only (evaluation excluded), measured on the shared machine.",
-        "Success on test seeds uses the trained policy's deterministic actions on the env's first held-out test",
-        "seeds; the random agent (`baselines.random_agent`, seed 0) plays the same seeds.",
+        f"Machine: `{machine['platform']}`, {machine['cpus']} CPUs; {library}; Python {versions['python']}; "
+        f"torch threads per run: {first.get('torch_threads', 'not recorded')}.",
+        "Wall time is `model.learn` only (evaluation excluded), the mean over the seeds, measured on the shared machine",
+        "with two runs at a time.",
+        "Each row is one experiment trained with every seed listed; a success cell is the mean over those seeds",
+        "and, in brackets, the lowest and highest seed, so a rerun of the same commands lands in that range.",
+        "`final` scores `model.zip`, `best` the validation-selected `best_model.zip`, both with deterministic actions",
+        "on the env's first held-out test seeds; the random agent (`baselines.random_agent`, seed 0) plays the same seeds.",
         "",
-        "| env | algorithm | reward | steps | envs (vector env) | seed | training wall time | success on test seeds | random on the same seeds | test seeds (episodes) | meets the target | learning curve |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| env | algorithm | reward | steps | envs (vector env) | seeds | training wall time | success on test seeds, final | best checkpoint | random on the same seeds | test seeds (episodes) | meets the target | learning curve (first seed) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    lines += [_row(name, report, rate) for name, report, rate in runs]
+    lines += [_row(group, rate) for group, rate in groups]
     lines += ["", "## Commands", "", "```text"]
-    lines += [report["command"] or f"(run {name}: command not recorded)" for name, report, _ in runs]
+    lines += [report["command"] or f"(run {name}: command not recorded)" for group, _ in groups for name, report in group]
     lines += ["```", "", "## Learning curves", ""]
-    for name, report, _ in runs:
+    for group, _ in groups:
+        name, report = group[0]
         lines += [f"### `{report['env']}`", "", f"![{report['algo']} on {report['env']}](results/{name}.png)", ""]
     if notes:
         lines += [notes.rstrip(), ""]
@@ -109,12 +145,16 @@ def main(argv: list[str] | None = None) -> int:
         if "test" not in report:
             print(f"make_results: {run} was trained without --eval-episodes; no test success to report", file=sys.stderr)
             return 2
+        runs.append((run.name, report))
+    groups = []
+    for group in group_runs(runs):
+        name, report = group[0]
         lo, hi = report["test"]["test_seeds"]
-        runs.append((run.name, report, random_success(report["env"], range(lo, hi))))
-        shutil.copyfile(run / "learning_curve.png", images / f"{run.name}.png")
+        groups.append((group, random_success(report["env"], range(lo, hi))))
+        shutil.copyfile(next(run for run in args.runs if run.name == name) / "learning_curve.png", images / f"{name}.png")
     notes = args.notes.read_text() if args.notes else None
-    args.out.write_text(render_page(runs, notes))
-    print(f"wrote {args.out} ({len(runs)} runs)")
+    args.out.write_text(render_page(groups, notes))
+    print(f"wrote {args.out} ({len(runs)} runs, {len(groups)} rows)")
     return 0
 
 

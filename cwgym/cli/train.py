@@ -27,11 +27,16 @@ cloning counts in the wall time and ``train.json`` records it as ``bc``.
 ``--param KEY=VALUE`` (repeatable) passes an argument to the SB3 algorithm, ``VALUE`` read as
 JSON (``--param ent_coef=0.05``); ``train.json`` records them as ``params``.
 
-Written to ``--out``: ``model.zip``, ``progress.csv`` and TensorBoard event files (SB3's
-logger), ``monitor/*.monitor.csv`` (every training episode), ``learning_curve.png``
-(success per episode, rolling mean, against timesteps), and ``train.json``: the command,
-vector env (``vec``), seed, wall time, machine, versions and — with ``--eval-episodes N`` — the trained policy's
-success rate on the first ``N`` held-out test seeds.
+``--val-episodes V`` (default 50) sets the training range's last ``V`` seeds aside; every
+``--val-every`` steps the policy plays them and the best one so far is ``best_model.zip``.
+``--torch-threads`` (default 1) fixes torch's thread count, so a seed reproduces the run.
+
+Written to ``--out``: ``model.zip``, ``best_model.zip``, ``progress.csv`` (without the
+wall-clock columns) and TensorBoard event files (SB3's logger), ``monitor/*.monitor.csv``
+(every training episode), ``learning_curve.png`` (success per episode, rolling mean,
+against timesteps), and ``train.json``: the command, vector env (``vec``), seeds, threads,
+wall time, machine, versions, validation scores and — with ``--eval-episodes N`` — the
+final and the best policy's success rates on the first ``N`` held-out test seeds.
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ import gymnasium as gym
 __all__ = ["algo_params", "learning_curve", "train"]
 
 ALGOS = ("ppo", "a2c", "dqn")
+#: PPO stops an update's epochs once the policy moved this far (approximate KL): on the
+#: easy tier, unbounded updates can collapse a policy that had solved the task.
+PPO_TARGET_KL = 0.03
 VECS = ("cwgym", "dummy", "subproc")
 
 
@@ -69,6 +77,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="first clone the expert's play on this many training seeds (ppo and a2c)")
     parser.add_argument("--bc-epochs", type=int, default=200, help="passes over the expert's transitions")
     parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
+    parser.add_argument("--val-episodes", type=int, default=50,
+                        help="validation seeds (the training range's last ones, never drawn in training); 0: no validation")
+    parser.add_argument("--val-every", type=int, default=0, help="validate every this many steps (default: a tenth of --steps)")
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch's intra-op threads; with the seed it fixes the run (progress.csv is then identical)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -129,6 +142,63 @@ def _progress_callback(total: int, enabled: bool) -> Any:
     return Progress()
 
 
+#: Columns of SB3's log that read the host clock: kept out of ``progress.csv`` (they still
+#: go to TensorBoard), so two runs with the same seed and threads write the same file.
+WALL_CLOCK_KEYS = ("time/fps", "time/time_elapsed")
+
+
+def _logger(out: Path) -> Any:
+    """SB3's logger writing ``progress.csv`` without the wall-clock columns, and TensorBoard."""
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, make_output_format
+
+    class SimulatedCSV(CSVOutputFormat):
+        def write(self, key_values: dict, key_excluded: dict, step: int = 0) -> None:
+            kept = {k: v for k, v in key_values.items() if k not in WALL_CLOCK_KEYS}
+            super().write(kept, {k: key_excluded[k] for k in kept if k in key_excluded}, step)
+
+    return Logger(str(out), [SimulatedCSV(str(out / "progress.csv")), make_output_format("tensorboard", str(out))])
+
+
+def validation_seeds(env_id: str, episodes: int) -> tuple[list[int], list[int]]:
+    """The env's training range split in two: ``(train, validation)``, validation last."""
+    lo, hi = gym.spec(env_id).kwargs.get("train_seeds", [0, 1_000_000])
+    if not 0 <= episodes < hi - lo:
+        raise SystemExit(f"cwgym train: --val-episodes must be between 0 and {hi - lo - 1} for {env_id}")
+    return [lo, hi - episodes], [hi - episodes, hi]
+
+
+def _validation_callback(env_id: str, seeds: list[int], every: int, out: Path, overrides: dict[str, Any]) -> Any:
+    """Scores the policy on the validation seeds every ``every`` steps; keeps the best model."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Validation(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.history: list[dict[str, Any]] = []
+            self.best: dict[str, Any] | None = None
+            self.next_at = every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next_at:
+                self.next_at += every
+                self.validate()
+            return True
+
+        def _on_training_end(self) -> None:
+            if not self.history or self.history[-1]["timesteps"] != self.num_timesteps:
+                self.validate()
+
+        def validate(self) -> None:
+            score = success_on_seeds(self.model, env_id, range(*seeds), overrides)
+            entry = {"timesteps": self.num_timesteps, "success_rate": score}
+            self.history.append(entry)
+            self.logger.record("validation/success_rate", score)
+            if self.best is None or score > self.best["success_rate"]:
+                self.best = entry
+                self.model.save(out / "best_model.zip")
+
+    return Validation()
+
+
 def _monitor_rows(monitor_dir: Path) -> list[dict[str, float]]:
     """Every finished training episode of every ``*.monitor.csv``, in wall-time order."""
     rows = []
@@ -169,20 +239,29 @@ def learning_curve(monitor_dir: Path, path: Path, title: str, window: int = 50) 
     return None
 
 
+def success_on_seeds(model: Any, env_id: str, seeds: range, overrides: dict[str, Any] | None = None) -> float:
+    """The share of ``seeds`` whose episode the policy's deterministic actions solve."""
+    env = gym.make(env_id, **(overrides or {}))
+    successes = 0
+    try:
+        for seed in seeds:
+            obs, _ = env.reset(seed=seed)
+            while True:
+                action, _ = model.predict(obs, deterministic=True)
+                obs, _, terminated, truncated, info = env.step(int(action) if getattr(action, "ndim", 1) == 0 else action)
+                if terminated or truncated:
+                    successes += bool(info["verification"].get("passed"))
+                    break
+    finally:
+        env.close()
+    return successes / len(seeds)
+
+
 def evaluate_policy_on_test(model: Any, env_id: str, episodes: int) -> dict[str, Any]:
     """The policy's success on the env's first ``episodes`` held-out test seeds (deterministic actions)."""
-    env = gym.make(env_id)
-    lo, _ = env.unwrapped.config.test_seeds
-    successes = 0
-    for seed in range(lo, lo + episodes):
-        obs, _ = env.reset(seed=seed)
-        while True:
-            action, _ = model.predict(obs, deterministic=True)
-            obs, _, terminated, truncated, info = env.step(int(action) if getattr(action, "ndim", 1) == 0 else action)
-            if terminated or truncated:
-                successes += bool(info["verification"].get("passed"))
-                break
-    return {"test_seeds": [lo, lo + episodes], "episodes": episodes, "success_rate": successes / episodes}
+    lo, _ = gym.spec(env_id).kwargs.get("test_seeds", [1_000_000, 1_010_000])
+    rate = success_on_seeds(model, env_id, range(lo, lo + episodes))
+    return {"test_seeds": [lo, lo + episodes], "episodes": episodes, "success_rate": rate}
 
 
 def algo_params(items: list[str]) -> dict[str, Any]:
@@ -218,20 +297,25 @@ def _clone(model: Any, args: argparse.Namespace, overrides: dict[str, Any]) -> d
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
     import stable_baselines3 as sb3
-    from stable_baselines3.common.logger import configure
+    import torch
 
     import cwgym.rl  # noqa: F401
 
+    if args.torch_threads < 1:
+        raise SystemExit("cwgym train: --torch-threads must be 1 or more")
+    torch.set_num_threads(args.torch_threads)
     out = Path(args.out)
     monitor = out / "monitor"
     monitor.mkdir(parents=True, exist_ok=True)
     overrides = {"reward": args.reward} if args.reward else {}
-    envs = _vec_env(args.vec, args.env, args.n_envs, args.seed, str(monitor), overrides)
+    train_seeds, val_seeds = validation_seeds(args.env, args.val_episodes)
+    envs = _vec_env(args.vec, args.env, args.n_envs, args.seed, str(monitor), {**overrides, "train_seeds": train_seeds})
     cls = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[args.algo]
     kwargs: dict[str, Any] = {"seed": args.seed, "verbose": 0, "device": "cpu"}
     if args.algo == "ppo":
         kwargs["n_steps"] = max(8, min(256, args.steps // max(1, args.n_envs)))
         kwargs["batch_size"] = min(64, kwargs["n_steps"] * args.n_envs)
+        kwargs["target_kl"] = PPO_TARGET_KL
     if args.algo == "dqn":
         kwargs["learning_starts"] = min(1000, args.steps // 10)
     params = algo_params(args.param)
@@ -241,10 +325,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     except TypeError as exc:
         envs.close()
         raise SystemExit(f"cwgym train: {args.algo} does not take the --param given ({exc})") from None
-    model.set_logger(configure(str(out), ["csv", "tensorboard"]))
+    model.set_logger(_logger(out))
+    callbacks = [_progress_callback(args.steps, not args.quiet)]
+    if args.val_episodes:
+        every = args.val_every or max(1, args.steps // 10)
+        callbacks.append(_validation_callback(args.env, val_seeds, every, out, overrides))
     started = time.perf_counter()
     cloned = _clone(model, args, overrides) if args.bc_episodes else None
-    model.learn(args.steps, callback=_progress_callback(args.steps, not args.quiet))
+    model.learn(args.steps, callback=callbacks)
     wall = time.perf_counter() - started
     model.save(out / "model.zip")
     envs.close()
@@ -260,17 +348,40 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "n_envs": args.n_envs,
         "vec": args.vec,
         "seed": args.seed,
+        "torch_threads": args.torch_threads,
+        "train_seeds": train_seeds,
         "wall_seconds": round(wall, 1),
         "machine": {"platform": platform.platform(), "processor": platform.processor(), "cpus": os.cpu_count()},
-        "versions": {"stable_baselines3": sb3.__version__, "python": platform.python_version()},
+        "versions": versions(),
     }
+    if args.val_episodes:
+        validation = callbacks[-1]
+        report["validation"] = {"seeds": val_seeds, "history": validation.history, "best": validation.best}
     skipped = learning_curve(monitor, out / "learning_curve.png", f"{args.algo} on {args.env}")
     if skipped:
         print(f"cwgym train: {skipped}", file=sys.stderr)
     if args.eval_episodes:
         report["test"] = evaluate_policy_on_test(model, args.env, args.eval_episodes)
+        if args.val_episodes:
+            best = cls.load(out / "best_model.zip", device="cpu")
+            report["test_best"] = evaluate_policy_on_test(best, args.env, args.eval_episodes)
     (out / "train.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
+
+
+def versions() -> dict[str, str]:
+    """Every library a training run's numbers depend on, and Python's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import cwgym
+
+    found = {"python": platform.python_version(), "cwgym": cwgym.__version__}
+    for name in ("stable-baselines3", "torch", "gymnasium", "numpy"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
 
 
 def run(args: argparse.Namespace) -> int:

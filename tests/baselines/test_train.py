@@ -66,3 +66,39 @@ def test_trained_agent_runs_in_eval(tmp_path, monkeypatch):
     results = evaluate("baselines.sb3_agent:make_agent", str(suite), tmp_path / "eval", progress=False)
     assert results["overall"]["episodes"] == 1
     assert verify(tmp_path / "eval", str(suite)) == []
+
+
+def test_the_same_seed_and_threads_write_the_same_progress_csv(tmp_path):
+    runs = []
+    for name in ("first", "second"):
+        out = tmp_path / name
+        args = _args(algo="ppo", env="cwgym/easy-open-app-v0", steps=256, n_envs=2, seed=3, torch_threads=1,
+                     val_episodes=4, val_every=128, out=out)
+        assert train_cli.run(args) == 0
+        runs.append((out / "progress.csv").read_text())
+    assert runs[0] == runs[1]
+    assert "time/fps" not in runs[0].splitlines()[0] and "validation/success_rate" in runs[0].splitlines()[0]
+
+
+def test_validation_keeps_the_best_model_and_both_are_tested(tmp_path):
+    out = tmp_path / "val"
+    args = _args(algo="ppo", env="cwgym/easy-open-app-v0", steps=256, n_envs=2, seed=0, val_episodes=5, val_every=64,
+                 eval_episodes=3, out=out)
+    assert train_cli.run(args) == 0
+    report = json.loads((out / "train.json").read_text())
+    lo, hi = report["validation"]["seeds"]
+    assert hi - lo == 5 and report["train_seeds"][1] == lo  # validation seeds are never drawn in training
+    history = report["validation"]["history"]
+    assert [h["timesteps"] for h in history] == [64, 128, 192, 256]
+    assert report["validation"]["best"]["success_rate"] == max(h["success_rate"] for h in history)
+    assert (out / "best_model.zip").is_file()
+    assert report["test"]["episodes"] == report["test_best"]["episodes"] == 3
+    assert report["torch_threads"] == 1
+    assert {"cwgym", "stable-baselines3", "torch", "gymnasium", "numpy", "python"} <= set(report["versions"])
+
+
+def test_bad_training_options_are_one_line_errors(tmp_path):
+    with pytest.raises(SystemExit, match="--val-episodes"):
+        train_cli.run(_args(env="cwgym/easy-open-app-v0", steps=64, val_episodes=-1, out=tmp_path / "x"))
+    with pytest.raises(SystemExit, match="--torch-threads"):
+        train_cli.run(_args(env="cwgym/easy-open-app-v0", steps=64, torch_threads=0, out=tmp_path / "y"))
