@@ -57,7 +57,7 @@ class Player:
     """One episode of ``env_id`` played through envelopes, recorded step by step."""
 
     def __init__(self, env_id: str, seed: int) -> None:
-        self.env = gym.make(env_id, render_mode="rgb_array", interface="screen")
+        self.env = gym.make(env_id, render_mode="rgb_array", interface="screen", preset="text")
         self.env_id = env_id
         self.seed = seed
         _, info = self.env.reset(seed=seed)

@@ -40,8 +40,8 @@ def describe_space(space: spaces.Space) -> dict[str, Any]:
         return {"type": kind, "nvec": space.nvec.tolist(), "start": space.start.tolist(), "dtype": space.dtype.str}
     if isinstance(space, spaces.MultiBinary):
         return {"type": kind, "n": np.asarray(space.n).tolist()}
-    if isinstance(space, spaces.Text):
-        return {"type": kind, "min_length": space.min_length, "max_length": space.max_length, "charset": "".join(space.character_list)}
+    if isinstance(space, spaces.Text):  # ObservationText differs only in shared memory: the agent gets a Text
+        return {"type": "Text", "min_length": space.min_length, "max_length": space.max_length, "charset": "".join(space.character_list)}
     if isinstance(space, spaces.Dict):
         return {"type": kind, "spaces": {key: describe_space(sub) for key, sub in space.spaces.items()}}
     if isinstance(space, (spaces.Tuple, spaces.OneOf)):

@@ -23,6 +23,10 @@ interface                 space                                  an action
 ``double-click-element``  ``Discrete(K)``                        a double click there
 ``keys``                  ``Discrete(len(keys))``                one key of the key set
 ``type-token``            ``Discrete(vocabulary)``               types slot ``k`` of the vocabulary
+``shell-tokens``          ``MultiDiscrete([1 + S + V] * L)``     a ``terminal.v1`` command of up to
+                                                                 ``L`` words: 0 none, then the
+                                                                 :data:`SHELL_WORDS`, then the
+                                                                 vocabulary's slots
 ``done``                  ``Discrete(1)``                        declares the task done
 ``a+b+...``               ``Discrete(sum)`` (``combine: flat``)  index ranges in the order named;
                           or ``OneOf`` (``combine: oneof``)      ``(part, action of that part)``
@@ -54,6 +58,7 @@ __all__ = [
     "INTERFACES",
     "POINTER_OPS",
     "REFUSALS",
+    "SHELL_WORDS",
     "ActionCodec",
     "DecodeContext",
     "Decoded",
@@ -78,7 +83,15 @@ REFUSALS = (
     "not_in_vocabulary",
 )
 INTERFACES = (
-    "envelopes", "screen", "pointer", "pointer-box", "click-element", "double-click-element", "keys", "type-token", "done",
+    "envelopes", "screen", "pointer", "pointer-box", "click-element", "double-click-element", "keys", "type-token",
+    "shell-tokens", "done",
+)
+#: The words ``shell-tokens`` offers besides the instruction's: the commands and operators
+#: the terminal tasks' experts use, and the paths they start from.
+SHELL_WORDS = (
+    "ls", "cat", "cd", "pwd", "mkdir", "-p", "touch", "cp", "-r", "mv", "rm", "echo", "printf", "grep", "-i", "-c",
+    "sort", "uniq", "wc", "-l", "head", "tail", "cut", "-d", "-f", "awk", "sed", "tr", "find", "-name", "chmod",
+    "+x", "date", "tee", "|", ">", ">>", "<", "&&", ";", "~", "~/", "/", ".", "..", "*", "-",
 )
 SCREEN_FAMILIES = ("pointer.v1", "keyboard.v1")
 MAX_ACTION_CHARS = 16384
@@ -313,6 +326,47 @@ class TypeTokenCodec(ActionCodec):
         return Decoded([{"family": "keyboard.v1", "op": "type", "machine": ctx.machine, "payload": {"text": ctx.vocabulary[index]}}])
 
 
+class ShellTokensCodec(ActionCodec):
+    """``MultiDiscrete([1 + S + V] * L)``: one ``terminal.v1 execute`` of the words chosen.
+
+    Each of the ``L`` slots picks nothing (0), a :data:`SHELL_WORDS` word, or a slot of the
+    instruction's vocabulary; the words chosen, in order, joined by spaces, are the command.
+    A fixed-size discrete space for terminal tasks, where the text interface's commands are
+    free text: the ``sb3`` preset's action space for them.
+    """
+
+    families = ("terminal.v1",)
+    needs_vocabulary = True
+
+    def __init__(self, length: int, vocabulary: int) -> None:
+        self.choices = 1 + len(SHELL_WORDS) + vocabulary
+        self.space = spaces.MultiDiscrete([self.choices] * length)
+
+    def decode(self, action: Any, ctx: DecodeContext) -> Decoded:
+        try:
+            indices = [int(i) for i in np.asarray(action).reshape(-1)]
+        except (TypeError, ValueError):
+            return refused("malformed_action")
+        if len(indices) != len(self.space.nvec) or any(not 0 <= i < self.choices for i in indices):
+            return refused("malformed_action")
+        words = []
+        for index in indices:
+            if index == 0:
+                continue
+            if index <= len(SHELL_WORDS):
+                words.append(SHELL_WORDS[index - 1])
+                continue
+            slot = index - 1 - len(SHELL_WORDS)
+            if slot >= len(ctx.vocabulary):
+                return refused("not_in_vocabulary")
+            if ctx.vocabulary[slot].strip():
+                words.append(ctx.vocabulary[slot])
+        if not words:
+            return refused("malformed_action")
+        command = " ".join(words)
+        return Decoded([{"family": "terminal.v1", "op": "execute", "machine": ctx.machine, "payload": {"command": command}}])
+
+
 class DoneCodec(ActionCodec):
     """``Discrete(1)``: declare the task done (the episode ends with the verifier's reward)."""
 
@@ -417,6 +471,8 @@ def _part(name: str, config: TaskConfig) -> ActionCodec:
         return KeysCodec(config.keys if config.keys is not None else DEFAULT_KEYS)
     if name == "type-token":
         return TypeTokenCodec(config.vocabulary)
+    if name == "shell-tokens":
+        return ShellTokensCodec(config.command_tokens, config.vocabulary)
     if name == "done":
         return DoneCodec()
     raise ValueError(f"unknown action interface {name!r}; known: {', '.join(INTERFACES)} (combine them with '+')")

@@ -31,8 +31,9 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         actions, observations: the grant of the agent's session (families, channels).
         obs: the observation keys (:mod:`cwgym.rl.observation_keys`; the observation
             codec checks them against the registry and the grant).
-        preset: ``text`` keeps text entries; ``sb3`` turns ``instruction`` and
-            ``terminal`` into token ids so every entry is a ``Box``.
+        preset: ``text`` keeps text entries; ``sb3`` makes the spaces stable-baselines3
+            takes: ``instruction`` and ``terminal`` become token ids so every entry is a
+            ``Box``, and a JSON-text interface becomes a discrete one (:func:`sb3_ready`).
         interface: the action interface (``cwgym.rl.actions``).
         viewport: ``[width, height]`` of the screen the agent sees and points at.
         reward: ``sparse``, ``partial`` or ``phases``; ``step_cost`` is taken every step.
@@ -48,6 +49,7 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
             number of ``type-token`` slots.
         families: what the ``envelopes`` interface accepts (``None``: every granted family).
         combine: how ``a+b`` interfaces combine: ``flat`` (one ``Discrete``) or ``oneof``.
+        command_tokens: the words of one ``shell-tokens`` command.
         reveal: put the verifier's expected and found values in ``info`` (for debugging;
             they can give the answer away).
     """
@@ -80,6 +82,7 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     vocabulary: int = 48
     families: list[str] | None = None
     combine: Literal["flat", "oneof"] = "flat"
+    command_tokens: int = 8
     reveal: bool = False
 
     def to_plain(self) -> dict[str, Any]:
@@ -114,7 +117,29 @@ def task_config(kwargs: dict[str, Any]) -> TaskConfig:
     except msgspec.ValidationError as exc:
         raise TypeError(f"invalid env argument: {exc}") from None
     _check(config)
-    return config
+    return sb3_ready(config) if config.preset == "sb3" else config
+
+
+#: What the ``sb3`` preset puts in place of a JSON-text interface: terminal tasks type
+#: commands word by word; screen tasks click the element table's rows, type the
+#: instruction's words and press keys, and see the table instead of the full-size screen
+#: (a 1280x800 frame per step would not fit a rollout buffer).
+SB3_TERMINAL_INTERFACE = "shell-tokens"
+SB3_SCREEN_INTERFACE = "click-element+double-click-element+type-token+keys"
+
+
+def sb3_ready(config: TaskConfig) -> TaskConfig:
+    """``config`` with a discrete interface in place of a JSON-text one (``envelopes``,
+    ``screen``); other interfaces are already discrete or boxes and stay."""
+    if config.interface not in ("envelopes", "screen"):
+        return config
+    families = config.families if config.families is not None else config.actions
+    if config.interface == "envelopes" and "terminal.v1" in families:
+        return msgspec.structs.replace(config, interface=SB3_TERMINAL_INTERFACE)
+    if "semantic.v1" not in config.observations:
+        raise ValueError(f"the sb3 preset of interface {config.interface!r} clicks element rows, which needs semantic.v1 granted")
+    obs = ["elements", *[name for name in config.obs if name not in ("pixels", "elements")]]
+    return msgspec.structs.replace(config, interface=SB3_SCREEN_INTERFACE, obs=obs)
 
 
 def _check(c: TaskConfig) -> None:
@@ -134,4 +159,5 @@ def _check(c: TaskConfig) -> None:
          "elements, text_length, tokens and vocabulary must be at least 1 (token_vocab at least 2)")
     need(len(c.grid) == 2 and all(g >= 1 for g in c.grid), f"grid must be [columns, rows], got {c.grid}")
     need(c.wheel_delta >= 1, "wheel_delta must be at least 1")
+    need(1 <= c.command_tokens <= 64, f"command_tokens must be 1..64, got {c.command_tokens}")
     need(bool(c.obs), "obs must name at least one observation key")

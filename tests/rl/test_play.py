@@ -38,7 +38,7 @@ def _events_of(action: dict) -> list:
 
 
 def test_playing_the_experts_gestures_solves_the_task_and_the_recording_replays(tmp_path):
-    gestures = [step.action for step in expert_demonstration(gym.make(ENV, interface="screen"), 3).steps]
+    gestures = [step.action for step in expert_demonstration(gym.make(ENV, interface="screen", preset="text"), 3).steps]
     player = Player(ENV, 3)
     window = Window(player)
     try:
