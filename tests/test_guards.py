@@ -27,9 +27,11 @@ ALLOWED: dict[str, set[str]] = {
     "procedures": {"environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
     "rl": {"procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
     # host-side: the evaluator's process handling (host clock, subprocesses), never the simulator
+    # host-side: agents that play envs (a language-model harness), above the envs they play
+    "agents": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
     "leaderboard": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
 }
-SIMULATOR = [layer for layer in ALLOWED if layer not in ("procedures", "rl", "leaderboard")]
+SIMULATOR = [layer for layer in ALLOWED if layer not in ("procedures", "rl", "agents", "leaderboard")]
 
 FORBIDDEN_MODULES = {
     "time", "random", "secrets", "uuid", "socket", "ssl", "subprocess", "os", "shutil", "tempfile",

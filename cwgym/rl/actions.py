@@ -94,6 +94,8 @@ SHELL_WORDS = (
     "+x", "date", "tee", "|", ">", ">>", "<", "&&", ";", "~", "~/", "/", ".", "..", "*", "-",
 )
 SCREEN_FAMILIES = ("pointer.v1", "keyboard.v1")
+#: The items of a JSON-text action that name an element row instead of a point.
+ELEMENT_FORMS = frozenset({"click", "double_click", "fill"})
 MAX_ACTION_CHARS = 16384
 
 
@@ -164,7 +166,16 @@ def _pointer(op: str, x: int, y: int, ctx: DecodeContext, wheel_delta: int) -> d
 
 
 class EnvelopeCodec(ActionCodec):
-    """JSON text: one envelope, a list of envelopes, or ``{"done": true}`` (alone or last)."""
+    """JSON text: one envelope, a list of envelopes, or ``{"done": true}`` (alone or last).
+
+    Where the env observes element ids (``a11y``, ``marks`` or ``elements``: the rows of
+    the element table), an item may also name an element instead of a point:
+    ``{"click": k}``, ``{"double_click": k}`` (a pointer action where hit testing reaches
+    row ``k``'s control) and ``{"fill": k, "text": "..."}`` (click it, select all with
+    ``Ctrl+a``, type the text). They expand to ordinary pointer and keyboard envelopes
+    before anything is sent, and need ``pointer.v1`` (and ``keyboard.v1`` for ``fill``)
+    among the interface's families.
+    """
 
     def __init__(self, families: Sequence[str], max_chars: int = MAX_ACTION_CHARS) -> None:
         self.families = tuple(families)
@@ -190,6 +201,12 @@ class EnvelopeCodec(ActionCodec):
             return refused("action_budget_exceeded")
         envelopes = []
         for item in items:
+            if isinstance(item, dict) and ELEMENT_FORMS & set(item):
+                expanded = self._element_form(item, ctx)
+                if isinstance(expanded, Decoded):
+                    return expanded
+                envelopes += expanded
+                continue
             if not isinstance(item, dict) or not isinstance(item.get("family"), str) or not isinstance(item.get("op"), str):
                 return refused("malformed_action")
             payload = item.get("payload", {})
@@ -199,7 +216,35 @@ class EnvelopeCodec(ActionCodec):
             if item["family"] not in self.families:
                 return refused("action_family_not_granted")
             envelopes.append({"family": item["family"], "op": item["op"], "machine": machine, "payload": payload})
+        if len(envelopes) > ctx.budget:  # element forms expand to several envelopes
+            return refused("action_budget_exceeded")
         return Decoded(envelopes, done)
+
+    def _element_form(self, item: dict, ctx: DecodeContext) -> list[dict] | Decoded:
+        """``{"click": k}``, ``{"double_click": k}`` or ``{"fill": k, "text": t}`` as envelopes."""
+        forms = ELEMENT_FORMS & set(item)
+        if len(forms) != 1:
+            return refused("malformed_action")
+        (form,) = forms
+        index = item[form]
+        if set(item) != ({form, "text"} if form == "fill" else {form}) or isinstance(index, bool) or not isinstance(index, int):
+            return refused("malformed_action")
+        if form == "fill" and not isinstance(item.get("text"), str):
+            return refused("malformed_action")
+        needed = ("pointer.v1", "keyboard.v1") if form == "fill" else ("pointer.v1",)
+        if any(f not in self.families for f in needed):
+            return refused("action_family_not_granted")
+        table = ctx.table
+        if table is None or not 0 <= index < len(table.rows):
+            return refused("empty_element")
+        point = ctx.locate(table.rows[index]["id"]) if ctx.locate is not None else None
+        if point is None:
+            return refused("unreachable_element")
+        click = _pointer("double_click" if form == "double_click" else "click", point[0], point[1], ctx, 0)
+        if form != "fill":
+            return [click]
+        keyboard = [("key", {"key": "Ctrl+a"}), ("type", {"text": item["text"]})]
+        return [click, *({"family": "keyboard.v1", "op": op, "machine": ctx.machine, "payload": p} for op, p in keyboard)]
 
 
 class PointerGridCodec(ActionCodec):

@@ -33,7 +33,8 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
             codec checks them against the registry and the grant).
         preset: ``text`` keeps text entries; ``sb3`` makes the spaces stable-baselines3
             takes: ``instruction`` and ``terminal`` become token ids so every entry is a
-            ``Box``, and a JSON-text interface becomes a discrete one (:func:`sb3_ready`).
+            ``Box``, and a JSON-text interface becomes a discrete one (:func:`sb3_ready`);
+            ``llm`` makes them what a language model reads and writes (:func:`llm_ready`).
         interface: the action interface (``cwgym.rl.actions``).
         viewport: ``[width, height]`` of the screen the agent sees and points at.
         reward: ``sparse``, ``partial`` or ``phases``; ``step_cost`` is taken every step.
@@ -61,7 +62,7 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     actions: list[str] = msgspec.field(default_factory=lambda: list(DESKTOP_ACTIONS))
     observations: list[str] = msgspec.field(default_factory=lambda: list(DESKTOP_OBSERVATIONS))
     obs: list[str] = msgspec.field(default_factory=lambda: ["pixels", "instruction"])
-    preset: Literal["text", "sb3"] = "text"
+    preset: Literal["text", "sb3", "llm"] = "text"
     interface: str = "screen"
     viewport: list[int] = msgspec.field(default_factory=lambda: [1280, 800])
     reward: Literal["sparse", "partial", "phases"] = "sparse"
@@ -117,7 +118,9 @@ def task_config(kwargs: dict[str, Any]) -> TaskConfig:
     except msgspec.ValidationError as exc:
         raise TypeError(f"invalid env argument: {exc}") from None
     _check(config)
-    return sb3_ready(config) if config.preset == "sb3" else config
+    if config.preset == "sb3":
+        return sb3_ready(config)
+    return llm_ready(config) if config.preset == "llm" else config
 
 
 #: What the ``sb3`` preset puts in place of a JSON-text interface: terminal tasks type
@@ -126,6 +129,26 @@ def task_config(kwargs: dict[str, Any]) -> TaskConfig:
 #: (a 1280x800 frame per step would not fit a rollout buffer).
 SB3_TERMINAL_INTERFACE = "shell-tokens"
 SB3_SCREEN_INTERFACE = "click-element+double-click-element+type-token+keys"
+
+
+#: The element rows the ``llm`` preset lists at least: a model reads every control.
+LLM_ELEMENTS = 256
+
+
+def llm_ready(config: TaskConfig) -> TaskConfig:
+    """``config`` for a language model: JSON-text actions (``screen`` for desktop tasks,
+    where element ids may be used: ``{"click": k}``, ``{"fill": k, "text": ...}``; the
+    registered JSON interface otherwise), and the accessibility tree as text (``a11y``) in
+    place of the screen's pixels and the element table; text entries stay text."""
+    interface = config.interface
+    if interface not in ("envelopes", "screen"):
+        interface = "screen"
+    obs = list(config.obs)
+    if "semantic.v1" in config.observations:
+        obs = ["a11y", *[n for n in obs if n not in ("pixels", "elements", "a11y")]]
+    else:
+        obs = [n for n in obs if n != "elements"] or ["instruction"]
+    return msgspec.structs.replace(config, interface=interface, obs=obs, elements=max(config.elements, LLM_ELEMENTS))
 
 
 def sb3_ready(config: TaskConfig) -> TaskConfig:

@@ -164,7 +164,7 @@ class Episode:
     # -- observing --------------------------------------------------------------------------
     def _look(self) -> None:
         if self.needs_table:
-            view = self.channels.get("semantic.v1", {}).get(self.blueprint.machine)
+            view = self.semantic_view()
             if self.table is not None and view is self._seen[0] and self.words is self._seen[1]:
                 return  # a refused action sent nothing: the same view, the same table
             self._seen = (view, self.words)
@@ -176,6 +176,10 @@ class Episode:
 
     def observe(self, out: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
         return self.blueprint.observations.encode(self, out)
+
+    def semantic_view(self) -> dict | None:
+        """The agent's ``semantic.v1`` view of its machine's screen (``None`` without one)."""
+        return self.channels.get("semantic.v1", {}).get(self.blueprint.machine)
 
     def terminal(self) -> dict | None:
         """The session's ``terminal.v1`` latch on its machine (``None`` before any command)."""

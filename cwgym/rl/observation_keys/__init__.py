@@ -51,6 +51,8 @@ class EpisodeView(Protocol):
     steps: int
     table: ElementTable | None
 
+    def semantic_view(self) -> dict | None: ...
+
     def terminal(self) -> dict | None: ...
 
 
