@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from cwgym.environment.session import Session
     from cwgym.kernel.clock import Clock
     from cwgym.machine.machine import Machine
+    from cwgym.net.http import Request, Response
 
 __all__ = ["ActionContext", "ActionFamily", "ObservationChannel", "RuntimeView"]
 
@@ -31,6 +32,8 @@ class RuntimeView(Protocol):
     def machines(self) -> Mapping[str, Machine]: ...
 
     def record(self, kind: str, machine: str | None, actor: str | None, data: Any) -> None: ...
+
+    def http(self, machine_id: str, request: Request, actor: str | None = None) -> Response: ...
 
     def seat(self, session: Session, machine_id: str, *, create: bool = False) -> Seat: ...
 

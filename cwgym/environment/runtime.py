@@ -52,6 +52,9 @@ from cwgym.kernel.state import KernelState
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert, ordered
 from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
+from cwgym.machine.view import HttpFailure, HttpPort
+from cwgym.net.http import Headers, NetError, Request, Response, parse_url
+from cwgym.net.network import Network
 from cwgym.protocol import BUILTIN_CHANNELS, BUILTIN_FAMILIES, errors
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.protocol.definition import (
@@ -154,6 +157,36 @@ class Runtime:
     def record(self, kind: str, machine: str | None, actor: str | None, data: Any) -> None:
         """Append an event to the journal at the current tick."""
         self.journal.append(self.clock.now_us, kind, machine, actor, data)
+
+    # -- network ---------------------------------------------------------------------
+    @property
+    def network(self) -> Network:
+        return self.subsystems["network"]  # type: ignore[return-value]
+
+    def http(self, machine_id: str, request: Request, actor: str | None = None) -> Response:
+        """One HTTP request from machine ``machine_id``'s node (see :mod:`cwgym.net.network`).
+
+        Raises:
+            NetError: the request got no response.
+        """
+        computer = self.topology.computer(machine_id)
+        if computer is None:
+            raise KeyError(machine_id)
+        return self.network.fetch(computer.node_id, request, machine_id, actor)
+
+    def http_port(self, machine_id: str) -> HttpPort:
+        """The :data:`~cwgym.machine.view.HttpPort` of machine ``machine_id``: what ``curl``
+        on it calls. Failures come back as :class:`~cwgym.machine.view.HttpFailure`."""
+
+        def port(method: str, url: str, headers: list[tuple[str, str]], body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+            try:
+                request = Request(method, parse_url(url), Headers(tuple(headers)), body)
+                response = self.http(machine_id, request, self.machines[machine_id].user)
+            except NetError as exc:
+                raise HttpFailure(exc.code, exc.detail) from None
+            return response.status, list(response.headers.items), response.body
+
+        return port
 
     # -- sessions --------------------------------------------------------------------
     def check_config(self, config: Any) -> EnvironmentConfig:

@@ -18,6 +18,7 @@ from cwgym.machine.filesystem import DIR, NULLDEV, Credentials, Filesystem, FsFr
 from cwgym.machine.processes import Process, ProcessTable
 from cwgym.machine.shell.state import ShellState
 from cwgym.machine.users import FIRST_UID, User, group_text, passwd_text, users_for
+from cwgym.machine.view import HttpPort
 from cwgym.protocol.definition import Computer, Profile
 
 #: Folders a desktop session's first login creates in the home folder.
@@ -70,6 +71,8 @@ class Machine:
         self.clock = clock
         self.computer_digest = b""
         self.sleep = sleep or clock.advance
+        #: the world's network as this machine's programs reach it (wired by the world; not state)
+        self.http: HttpPort | None = None
         self.home = home_for(profile, computer.user)
         self.users: tuple[User, ...] = users_for(computer.user, self.home)
         self.cred = Credentials(FIRST_UID, FIRST_UID)

@@ -56,7 +56,7 @@ class Machines(Subsystem):
         """Build and add the machine a computer definition describes."""
         runtime = self._runtime
         machine = Machine(computer, runtime.definition.profile(computer.profile), runtime.clock, runtime.sleep)
-        self._by_id[computer.id] = machine
+        self._by_id[computer.id] = _wired(runtime, machine)
         return machine
 
     def remove(self, machine_id: str) -> None:
@@ -72,7 +72,7 @@ class Machines(Subsystem):
 
     @classmethod
     def thaw(cls, runtime: Any, frozen: tuple) -> Machines:
-        return cls(runtime, {mid: Machine.thaw(mf, runtime.clock, runtime.sleep) for mid, mf in frozen})
+        return cls(runtime, {mid: _wired(runtime, Machine.thaw(mf, runtime.clock, runtime.sleep)) for mid, mf in frozen})
 
     @classmethod
     def load(cls, runtime: Any, sections: dict[str, Any]) -> Machines:
@@ -88,7 +88,7 @@ class Machines(Subsystem):
                 profile = runtime.definition.profile(doc.computer.profile)
             except (DefinitionError, KeyError):
                 raise SnapshotError(f"{where}.computer.profile", f"no profile {doc.computer.profile!r} in the definition") from None
-            machines[doc.id] = machine_from_doc(doc, profile, runtime.clock, runtime.sleep, where)
+            machines[doc.id] = _wired(runtime, machine_from_doc(doc, profile, runtime.clock, runtime.sleep, where))
         return cls(runtime, machines)
 
     def freeze(self) -> tuple:
@@ -118,3 +118,10 @@ class Machines(Subsystem):
 
 
 SUBSYSTEMS.register(Machines.name, Machines)
+
+
+def _wired(runtime: Any, machine: Machine) -> Machine:
+    """``machine`` with its programs' way to the world's network (``runtime.http_port``)."""
+    port = getattr(runtime, "http_port", None)
+    machine.http = port(machine.id) if port is not None else None
+    return machine

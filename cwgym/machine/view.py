@@ -18,7 +18,24 @@ from cwgym.machine.users import User
 if TYPE_CHECKING:  # importing the shell package at run time would build the interpreter first
     from cwgym.machine.shell.state import ShellState
 
-__all__ = ["MachineView"]
+__all__ = ["HttpFailure", "HttpPort", "MachineView"]
+
+
+class HttpFailure(Exception):
+    """A request the network could not answer: ``code`` names why (``unresolved``,
+    ``refused``, ``unreachable``, ``egress_denied``, ``lost``, ``malformed_url``,
+    ``unsupported_scheme``) and ``detail`` says it in words."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+#: How a machine's programs reach the world's network: ``(method, url, headers, body)`` to
+#: ``(status, headers, body)``; raises :class:`HttpFailure`. The world wires one into each
+#: machine (``Machine.http``); a machine outside a world has none.
+HttpPort = Callable[[str, str, list[tuple[str, str]], bytes], tuple[int, list[tuple[str, str]], bytes]]
 
 
 class MachineView(Protocol):
@@ -35,6 +52,7 @@ class MachineView(Protocol):
     shell: ShellState
     procs: ProcessTable
     clipboard: str
+    http: HttpPort | None
 
     @property
     def id(self) -> str: ...

@@ -271,6 +271,10 @@ def check_definition(d: WorldDefinition) -> None:
     """Check references, identities, addresses and listeners; raise on the first problem."""
     if not d.id or not d.id.strip():
         raise DefinitionError("$.id", "world id must not be blank")
+    if d.internet:
+        raise DefinitionError(
+            "$.internet", "this version has no public internet to join: set internet to false and declare the sites as services"
+        )
     profiles = _unique(d.profiles, "profile", "$.profiles")
     for i, profile in enumerate(d.profiles):
         if "{user}" not in profile.home and not profile.home.startswith("/"):
