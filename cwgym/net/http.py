@@ -67,10 +67,8 @@ def parse_url(text: str, base: Url | None = None) -> Url:
     if not 1 <= port <= 65535:
         raise NetError("malformed_url", f"port {port} is out of range")
     path = match["path"] or "/"
-    if not path.startswith("/"):
-        path = "/" + path if path.startswith("?") else path
-        if not path.startswith("/"):
-            raise NetError("malformed_url", f"{text!r} is not a URL of the form http://host/path")
+    if path.startswith("?"):  # http://host?q=1 asks for /?q=1
+        path = "/" + path
     return Url(scheme, match["host"].lower().rstrip("."), port, path)
 
 

@@ -25,7 +25,7 @@ from cwgym.net.dns import Answer, Zone
 from cwgym.net.graph import Graph
 from cwgym.net.http import NetError, Request, Response
 from cwgym.net.services import SERVICE_KINDS, not_implemented
-from cwgym.protocol.definition import WorldDefinition
+from cwgym.protocol.definition import DnsRecord, WorldDefinition
 
 __all__ = ["Network"]
 
@@ -37,7 +37,7 @@ class Network(Subsystem):
     order = 25
     sections = ("network",)
 
-    __slots__ = ("_graph", "_graph_key", "caches", "runtime", "services")
+    __slots__ = ("_graph", "_graph_key", "_zone", "caches", "runtime", "services")
 
     def __init__(self, runtime: Any, caches: dict[str, dict[str, Answer]], services: dict[str, Any]) -> None:
         self.runtime = runtime
@@ -45,6 +45,7 @@ class Network(Subsystem):
         self.services = services
         self._graph: Graph | None = None
         self._graph_key: tuple = ()
+        self._zone = Zone(_records(runtime.definition))  # the records are the definition's: built once
 
     # -- subsystem ---------------------------------------------------------------------
     @classmethod
@@ -118,9 +119,8 @@ class Network(Subsystem):
                 return None
             return 2 * sum(h.latency_us for h in there)
 
-        zone = Zone(self.runtime.definition.network.dns)
         cache = self.caches.setdefault(source, {})
-        return zone.resolve(host, source, self.runtime.clock.now_us, cache, reach)
+        return self._zone.resolve(host, source, self.runtime.clock.now_us, cache, reach)
 
     def fetch(self, source: str, request: Request, machine: str | None = None, actor: str | None = None) -> Response:
         """One request from node ``source``; see the module docstring.
@@ -164,6 +164,20 @@ class Network(Subsystem):
             if service.node == node and (service.port == port or (service.tls and port == 443)):
                 return service
         return None
+
+
+def _records(d: WorldDefinition) -> list[DnsRecord]:
+    """The DNS records, plus one for each service domain no record names: it resolves, for
+    every node, to the address of the node the service runs on."""
+    records = list(d.network.dns)
+    named = {r.name.lower().rstrip(".") for r in records}
+    addresses = {n.id: n.address for n in d.network.nodes} | {c.node_id: c.address for c in d.computers}
+    for service in d.services:
+        for domain in service.domains:
+            if domain.lower().rstrip(".") not in named and service.node in addresses:
+                named.add(domain.lower().rstrip("."))
+                records.append(DnsRecord(name=domain, address=addresses[service.node]))
+    return records
 
 
 SUBSYSTEMS.register(Network.name, Network)

@@ -233,3 +233,10 @@ def test_a_machine_outside_a_world_has_no_network():
     machine = Machine(d.computers[0], d.profile(d.computers[0].profile), World(office()).runtime.clock)
     result = machine.execute("curl -sS http://10.20.1.5:8080/")
     assert result.exit_code == 7 and "Network is unreachable" in result.stderr
+
+
+def test_a_service_domain_without_a_record_resolves_to_its_node():
+    d = office()
+    d["services"][-1]["domains"] = ["files.office.internal"]
+    run, _ = shell(World(d, seed=1))
+    assert run("curl -s http://files.office.internal:8080/notes.txt")["stdout"] == "plain\n"
