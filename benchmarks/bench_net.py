@@ -46,6 +46,29 @@ def _curl(url):
     return lambda machine: {"family": "terminal.v1", "op": "execute", "machine": machine, "payload": {"command": f"curl -s {url}"}}
 
 
+def _big_network() -> dict:
+    """The small office grown to 100 nodes and 1,000 DNS records (snapshot and fork should
+    not notice: records are definition, the topology is shared between checkpoints)."""
+    d = _office(static=False)
+    for i in range(97):
+        d["network"]["nodes"].append({"id": f"n{i}", "address": f"10.30.{i // 250}.{i % 250 + 1}"})
+        d["network"]["links"].append({"from": f"n{i}", "to": "fileserver", "latency_us": 50 + i})
+    for i in range(999):
+        d["network"]["dns"].append({"name": f"host{i}.office.internal", "address": f"10.30.{(i % 97) // 250}.{(i % 97) % 250 + 1}"})
+    return d
+
+
+def _checkpoint(make, definition, what):
+    def build():
+        world = make(definition(), 7)
+        world.snapshot()  # warm
+        if what == "fork":
+            snap = world.snapshot()  # the reference's fork takes a snapshot; ours may too
+            return lambda: world.fork(snap)
+        return world.snapshot
+    return build
+
+
 def run(quick: bool = False) -> list[Row]:
     ref = reference_engine()
     n = 200 if quick else 2000
@@ -55,4 +78,11 @@ def run(quick: bool = False) -> list[Row]:
                 _step(World, _get(PAGE)), n, theirs),
         measure(GROUP, "terminal step: curl -s of the same page; reference: http.v1 GET of its wiki", "small-office",
                 _step(World, _curl(PAGE)), n, theirs),
+        *(measure(GROUP, f"{what}() with 100 nodes and 1,000 DNS records; beside: the same on the small office", "big-network",
+                  _checkpoint(World, _big_network, what), n, _checkpoint(World, lambda: _office(False), what))
+          for what in ("snapshot", "fork")),
+        *(measure(GROUP, f"{what}() with 100 nodes and 1,000 DNS records; reference: the same world", "big-network",
+                  _checkpoint(World, _big_network, what), n,
+                  _checkpoint(ref.World, _big_network, what) if ref else None)
+          for what in ("snapshot", "fork")),
     ]

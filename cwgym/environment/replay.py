@@ -5,7 +5,8 @@ Grants, agent actions and topology edits are re-issued in order; every other ent
 With ``verify``, each action whose entry recorded a state hash (see
 ``World.enable_replay_verification``) is checked right after it runs, and the first
 mismatch raises :class:`~cwgym.protocol.errors.ReplayDiverged`; the regenerated journal
-must also equal the given one entry for entry.
+must also equal the given one entry for entry. A run that took answers from the real
+internet (``World.begin_external``) is not replayable: the outside world is not in it.
 
 A trajectory that is not one a world could have written (not a list of entries, an entry
 of the wrong shape, a grant or an edit this world refuses) raises
@@ -57,6 +58,9 @@ def replay(
         raise TrajectoryError(None, "the signature is missing or does not match this trajectory")
     if any(isinstance(e, dict) and e.get("kind") == "agent.action" and isinstance(e.get("data"), dict) and "state" in e["data"] for e in trajectory):
         world.enable_replay_verification(True)
+    for index, entry in enumerate(trajectory):
+        if isinstance(entry, dict) and str(entry.get("kind", "")).startswith("network.external"):
+            raise TrajectoryError(index, "a run that took answers from the real internet cannot be replayed (begin_external)")
     for index, entry in enumerate(trajectory):
         kind, data = _entry(index, entry)
         if kind not in REPLAYED:

@@ -39,7 +39,9 @@ from cwgym.desktop.themes import THEMES
 from cwgym.environment.channels import CHANNELS
 from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
+from cwgym.environment.external import Externals
 from cwgym.environment.families import FAMILIES
+from cwgym.environment.netport import MachineNet, fetch_from
 from cwgym.environment.session import Session, Sessions  # the built-in subsystems register
 from cwgym.environment.signing import sign, verify
 from cwgym.environment.topology import Topology
@@ -52,8 +54,7 @@ from cwgym.kernel.state import KernelState
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert, ordered
 from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
-from cwgym.machine.view import HttpFailure, HttpPort
-from cwgym.net.http import Headers, NetError, Request, Response, parse_url
+from cwgym.net.http import Request, Response
 from cwgym.net.network import Network
 from cwgym.protocol import BUILTIN_CHANNELS, BUILTIN_FAMILIES, errors
 from cwgym.protocol.config import EnvironmentConfig
@@ -108,6 +109,10 @@ class Runtime:
         #: content-keyed repaint caches, by (theme, granted families): shared with forks
         self.gui_cache: dict[Any, Any] = {}
         self.renderers: dict[tuple[str, int, int], Renderer] = {}
+        #: what subsystems compute from the definition alone (the DNS zone): shared with forks
+        self.derived: dict[str, Any] = {}
+        #: live effects on the real internet the owner has begun and not resolved
+        self.external = Externals(self)
         self.build(seed)
 
     # -- state -----------------------------------------------------------------------
@@ -115,6 +120,7 @@ class Runtime:
         """Fresh state from the definition with ``seed``; the journal starts empty."""
         self.seed = seed
         self.journal = Journal()
+        self.external.new_timeline()
         self.subsystems: dict[str, Subsystem] = {}
         for kind in self.kinds:
             self.subsystems[kind.name] = kind.build(self)
@@ -164,29 +170,17 @@ class Runtime:
         return self.subsystems["network"]  # type: ignore[return-value]
 
     def http(self, machine_id: str, request: Request, actor: str | None = None) -> Response:
-        """One HTTP request from machine ``machine_id``'s node (see :mod:`cwgym.net.network`).
+        """One HTTP request from machine ``machine_id`` (see :func:`~cwgym.environment.netport.fetch_from`).
 
         Raises:
+            KeyError: no such machine.
             NetError: the request got no response.
         """
-        computer = self.topology.computer(machine_id)
-        if computer is None:
-            raise KeyError(machine_id)
-        return self.network.fetch(computer.node_id, request, machine_id, actor)
+        return fetch_from(self, machine_id, request, actor)
 
-    def http_port(self, machine_id: str) -> HttpPort:
-        """The :data:`~cwgym.machine.view.HttpPort` of machine ``machine_id``: what ``curl``
-        on it calls. Failures come back as :class:`~cwgym.machine.view.HttpFailure`."""
-
-        def port(method: str, url: str, headers: list[tuple[str, str]], body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
-            try:
-                request = Request(method, parse_url(url), Headers(tuple(headers)), body)
-                response = self.http(machine_id, request, self.machines[machine_id].user)
-            except NetError as exc:
-                raise HttpFailure(exc.code, exc.detail) from None
-            return response.status, list(response.headers.items), response.body
-
-        return port
+    def net_port(self, machine_id: str) -> MachineNet:
+        """What programs on machine ``machine_id`` reach the network through (``Machine.net``)."""
+        return MachineNet(self, machine_id)
 
     # -- sessions --------------------------------------------------------------------
     def check_config(self, config: Any) -> EnvironmentConfig:
@@ -430,6 +424,8 @@ class Runtime:
         return tuple(sorted((kind, name, version) for (kind, name), version in self.extensions.items()))
 
     def freeze(self) -> RuntimeFrozen:
+        """Every subsystem frozen. Refused while an external effect is unresolved."""
+        self.external.check_checkpointable()
         return RuntimeFrozen(
             engine_version,
             self.definition_digest,
@@ -451,6 +447,7 @@ class Runtime:
 
     def thaw(self, frozen: RuntimeFrozen) -> None:
         """Return to ``frozen`` exactly (checked compatible by the caller)."""
+        self.external.new_timeline()
         subsystems: dict[str, Subsystem] = {}
         self.subsystems = subsystems  # later subsystems thaw against earlier ones
         for kind, (_, value) in zip(self.kinds, frozen.subsystems):
@@ -472,10 +469,12 @@ class Runtime:
         runtime.kinds = list(self.kinds)
         runtime.verify_steps = self.verify_steps
         runtime.gui_cache = self.gui_cache
+        runtime.derived = self.derived
         runtime.renderers = {}
         runtime.seed = self.seed
         runtime.journal = Journal()
         runtime.subsystems = {}
+        runtime.external = Externals(runtime)
         return runtime
 
     def fork(self, frozen: RuntimeFrozen | None = None) -> Runtime:
@@ -509,7 +508,9 @@ class Runtime:
 
     def export(self, key: bytes | str | None = None) -> str:
         """The current state as a portable JSON snapshot document, signed under ``key``
-        when one is given (see :mod:`cwgym.environment.signing`)."""
+        when one is given (see :mod:`cwgym.environment.signing`). Refused while an
+        external effect is unresolved."""
+        self.external.check_checkpointable()
         document: dict[str, Any] = {
             "format": SNAPSHOT_FORMAT,
             "engine_version": engine_version,
@@ -602,6 +603,21 @@ class Runtime:
         }
 
     # -- topology --------------------------------------------------------------------
+    def current_definition(self) -> dict[str, Any]:
+        """The definition as plain data with today's computers, nodes and links (the
+        blueprint's own object when the topology never changed)."""
+        topology, blueprint = self.topology, self.definition
+        if (topology.computers, topology.links) == (tuple(blueprint.computers), tuple(blueprint.network.links)):
+            return self.definition_plain
+        declared = {n.id for n in blueprint.network.nodes}
+        implicit = {c.node_id for c in blueprint.computers if c.node_id not in declared}
+        plain = dict(self.definition_plain)
+        plain["computers"] = [msgspec.to_builtins(c) for c in topology.computers]
+        plain["network"] = {**plain["network"],
+                            "nodes": [msgspec.to_builtins(n) for n in topology.nodes if n.id not in implicit],
+                            "links": [msgspec.to_builtins(link) for link in topology.links]}
+        return plain
+
     def add_computer(self, computer: Any, node: Any, links: Any = ()) -> None:
         """Add a machine with its network node and links. Atomic: on error nothing changes."""
         if len(self.scheduler):
@@ -629,9 +645,9 @@ class Runtime:
         except DefinitionError as exc:
             raise ValueError(f"invalid: {exc}") from None
         self.machines.add(computer)
-        topology.computers.append(computer)
-        topology.nodes.append(node)
-        topology.links.extend(links)
+        topology.computers = (*topology.computers, computer)
+        topology.nodes = (*topology.nodes, node)
+        topology.links = (*topology.links, *links)
         self.record(
             "topology.add_computer",
             computer.id,
@@ -652,9 +668,9 @@ class Runtime:
         hosted = [s.id for s in self.definition.services if s.node == node_id]
         if hosted:
             raise ValueError(f"invalid: computer {computer_id!r} hosts services {hosted}; remove refused")
-        topology.computers = [c for c in topology.computers if c.id != computer_id]
-        topology.nodes = [n for n in topology.nodes if n.id != node_id]
-        topology.links = [link for link in topology.links if node_id not in (link.from_, link.to)]
+        topology.computers = tuple(c for c in topology.computers if c.id != computer_id)
+        topology.nodes = tuple(n for n in topology.nodes if n.id != node_id)
+        topology.links = tuple(link for link in topology.links if node_id not in (link.from_, link.to))
         self.machines.remove(computer_id)
         revoked = []
         for session in self.sessions:

@@ -6,6 +6,7 @@ It starts as the definition's and changes through ``World.add_computer`` and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -25,10 +26,12 @@ class Topology(Subsystem):
 
     __slots__ = ("computers", "links", "nodes")
 
-    def __init__(self, computers: list[Computer], nodes: list[Node], links: list[Link]) -> None:
-        self.computers = computers
-        self.nodes = nodes
-        self.links = links
+    def __init__(self, computers: Iterable[Computer], nodes: Iterable[Node], links: Iterable[Link]) -> None:
+        # Tuples, replaced whole on every change: a snapshot shares them (O(1)), and a
+        # reader that cached something built from them can tell by identity.
+        self.computers: tuple[Computer, ...] = tuple(computers)
+        self.nodes: tuple[Node, ...] = tuple(nodes)
+        self.links: tuple[Link, ...] = tuple(links)
 
     def computer(self, computer_id: str) -> Computer | None:
         return next((c for c in self.computers if c.id == computer_id), None)
@@ -41,12 +44,12 @@ class Topology(Subsystem):
         for computer in d.computers:
             if computer.node_id not in known:
                 nodes.append(Node(id=computer.node_id, address=computer.address))
-        return cls(list(d.computers), nodes, list(d.network.links))
+        return cls(d.computers, nodes, d.network.links)
 
     @classmethod
     def thaw(cls, runtime: Any, frozen: tuple) -> Topology:
         computers, nodes, links = frozen
-        return cls(list(computers), list(nodes), list(links))
+        return cls(computers, nodes, links)
 
     @classmethod
     def load(cls, runtime: Any, sections: dict[str, Any]) -> Topology:
@@ -66,7 +69,7 @@ class Topology(Subsystem):
         return cls(computers, nodes, links)
 
     def freeze(self) -> tuple:
-        return tuple(self.computers), tuple(self.nodes), tuple(self.links)
+        return self.computers, self.nodes, self.links
 
     def digest(self) -> list[Any]:
         return [

@@ -14,6 +14,13 @@ import msgspec
 
 from cwgym.environment.actor import Environment
 from cwgym.environment.extension import ActionFamily, ObservationChannel
+from cwgym.environment.external import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT_US,
+    ExternalAdapter,
+    ExternalRequest,
+    ExternalResponse,
+)
 from cwgym.environment.runtime import Runtime
 from cwgym.environment.snapshot import Snapshot
 from cwgym.machine.machine import Machine
@@ -136,8 +143,10 @@ class World:
         return [clone(entry.body()) for entry in self._runtime.journal.entries()]
 
     def definition(self) -> dict:
-        """The normalised definition this world was built from (defaults filled in)."""
-        return msgspec.json.decode(msgspec.json.encode(self._runtime.definition_plain))
+        """The normalised definition of this world as it is now (defaults filled in): the
+        one it was built from, with the computers, nodes and links ``add_computer`` and
+        ``remove_computer`` changed. ``reset`` returns to the blueprint."""
+        return msgspec.json.decode(msgspec.json.encode(self._runtime.current_definition()))
 
     def inspect(self) -> dict:
         """Privileged ground truth: machines, sessions, network, scheduler, determinism."""
@@ -230,6 +239,42 @@ class World:
     def remove_computer(self, computer_id: str) -> None:
         """Remove a machine, its node and links; revoke its grants and repair session focus."""
         self._runtime.remove_computer(computer_id)
+
+    # -- the real internet -------------------------------------------------------------
+    def begin_external(self, machine_id: str, method: str, url: str, headers: Any = (), body: bytes = b"", *,
+                       addresses: Any, timeout_us: int = DEFAULT_TIMEOUT_US,
+                       max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> ExternalRequest:
+        """Authorise one real request from ``machine_id`` to the pinned public ``addresses``
+        (see :mod:`cwgym.environment.external`). Until it is completed or cancelled the
+        world refuses ``snapshot``, ``fork`` and ``export_snapshot``.
+
+        Raises:
+            ExternalError: ``egress_denied`` or ``invalid``.
+        """
+        return self._runtime.external.begin(machine_id, method, url, headers, body, addresses=addresses,
+                                            timeout_us=timeout_us, max_response_bytes=max_response_bytes)
+
+    def complete_external(self, request: ExternalRequest, response: ExternalResponse | dict) -> ExternalResponse:
+        """Take an adapter's ``response`` to ``request`` back into the world, checked.
+
+        Raises:
+            ExternalError: ``stale``, ``not_found``, ``deadline_exceeded``, ``too_large`` or ``invalid``.
+        """
+        return self._runtime.external.complete(request, response)
+
+    def run_external(self, request: ExternalRequest, adapter: ExternalAdapter) -> ExternalResponse:
+        """``complete_external(request, adapter.perform(request))``; an adapter that raises
+        leaves the request cancelled."""
+        try:
+            response = adapter.perform(request)
+        except BaseException:
+            self._runtime.external.cancel(request)
+            raise
+        return self.complete_external(request, response)
+
+    def cancel_external(self, request: ExternalRequest) -> None:
+        """Drop a pending external request unanswered."""
+        self._runtime.external.cancel(request)
 
     # -- extensions ------------------------------------------------------------------
     def register_action_family(self, name: str, family: ActionFamily) -> None:

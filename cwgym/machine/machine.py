@@ -14,11 +14,12 @@ import msgspec
 from cwgym.kernel.clock import Clock
 from cwgym.kernel.digest import value_digest
 from cwgym.machine.context import CommandResult
+from cwgym.machine.etc import HOSTS, RESOLV_CONF, hosts_text, resolv_conf_text
 from cwgym.machine.filesystem import DIR, NULLDEV, Credentials, Filesystem, FsFrozen, UserFS
 from cwgym.machine.processes import Process, ProcessTable
 from cwgym.machine.shell.state import ShellState
 from cwgym.machine.users import FIRST_UID, User, group_text, passwd_text, users_for
-from cwgym.machine.view import HttpPort
+from cwgym.machine.view import NetPort
 from cwgym.protocol.definition import Computer, Profile
 
 #: Folders a desktop session's first login creates in the home folder.
@@ -72,7 +73,7 @@ class Machine:
         self.computer_digest = b""
         self.sleep = sleep or clock.advance
         #: the world's network as this machine's programs reach it (wired by the world; not state)
-        self.http: HttpPort | None = None
+        self.net: NetPort | None = None
         self.home = home_for(profile, computer.user)
         self.users: tuple[User, ...] = users_for(computer.user, self.home)
         self.cred = Credentials(FIRST_UID, FIRST_UID)
@@ -98,6 +99,11 @@ class Machine:
     @property
     def user(self) -> str:
         return self.computer.user
+
+    @property
+    def packages(self) -> list[str]:
+        """The packages installed beyond the base system (``computers[].packages``)."""
+        return self.computer.packages
 
     @property
     def installed_apps(self) -> list[str]:
@@ -147,6 +153,9 @@ class Machine:
             folder = path.rsplit("/", 1)[0] or "/"
             self._makedirs_owned(folder, owned)
             fs.put_file(path, content.encode(), *owner)
+        for path, text in ((HOSTS, hosts_text(self.hostname)), (RESOLV_CONF, resolv_conf_text())):
+            if not fs.exists(path):  # a world may seed its own
+                fs.put_file(path, text.encode())
 
     def _makedirs_owned(self, folder: str, owned: bool) -> None:
         """Create missing folders; those under the home belong to the user."""

@@ -121,7 +121,7 @@ SUBSYSTEMS.register(Machines.name, Machines)
 
 
 def _wired(runtime: Any, machine: Machine) -> Machine:
-    """``machine`` with its programs' way to the world's network (``runtime.http_port``)."""
-    port = getattr(runtime, "http_port", None)
-    machine.http = port(machine.id) if port is not None else None
+    """``machine`` with its programs' way to the world's network (``runtime.net_port``)."""
+    port = getattr(runtime, "net_port", None)
+    machine.net = port(machine.id) if port is not None else None
     return machine

@@ -8,7 +8,7 @@ machine can build its shell without the shell importing the machine back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from cwgym.kernel.clock import Clock
 from cwgym.machine.filesystem import Credentials, Filesystem, UserFS
@@ -18,13 +18,13 @@ from cwgym.machine.users import User
 if TYPE_CHECKING:  # importing the shell package at run time would build the interpreter first
     from cwgym.machine.shell.state import ShellState
 
-__all__ = ["HttpFailure", "HttpPort", "MachineView"]
+__all__ = ["Lookup", "MachineView", "NetFailure", "NetPort"]
 
 
-class HttpFailure(Exception):
-    """A request the network could not answer: ``code`` names why (``unresolved``,
-    ``refused``, ``unreachable``, ``egress_denied``, ``lost``, ``malformed_url``,
-    ``unsupported_scheme``) and ``detail`` says it in words."""
+class NetFailure(Exception):
+    """What the network could not do: ``code`` names why (``unresolved``, ``refused``,
+    ``unreachable``, ``egress_denied``, ``lost``, ``malformed_url``, ``unsupported_scheme``)
+    and ``detail`` says it in words."""
 
     def __init__(self, code: str, detail: str) -> None:
         super().__init__(f"{code}: {detail}")
@@ -32,10 +32,33 @@ class HttpFailure(Exception):
         self.detail = detail
 
 
-#: How a machine's programs reach the world's network: ``(method, url, headers, body)`` to
-#: ``(status, headers, body)``; raises :class:`HttpFailure`. The world wires one into each
-#: machine (``Machine.http``); a machine outside a world has none.
-HttpPort = Callable[[str, str, list[tuple[str, str]], bytes], tuple[int, list[tuple[str, str]], bytes]]
+class Lookup(NamedTuple):
+    """A name resolved for this machine: its ``address``, the CNAME ``aliases`` followed on
+    the way (first the name asked), and ``source``: ``"hosts"`` (``/etc/hosts``), ``"dns"``
+    (the world's records) or ``"address"`` (the name was already an address)."""
+
+    address: str
+    aliases: tuple[str, ...]
+    source: str
+
+
+class NetPort(Protocol):
+    """How a machine's programs reach the world's network; the world wires one into each
+    machine (``Machine.net``), a machine outside a world has none. Every call travels from
+    this machine's node and advances the logical clock as the network says; each raises
+    :class:`NetFailure` when it cannot be done."""
+
+    def request(self, method: str, url: str, headers: list[tuple[str, str]], body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        """One HTTP exchange: ``(status, headers, body)``."""
+        ...
+
+    def lookup(self, name: str) -> Lookup:
+        """Resolve ``name`` as this machine would: ``/etc/hosts`` first, then DNS."""
+        ...
+
+    def echo(self, address: str) -> int:
+        """One ICMP echo to ``address``: the round trip in logical microseconds."""
+        ...
 
 
 class MachineView(Protocol):
@@ -52,7 +75,7 @@ class MachineView(Protocol):
     shell: ShellState
     procs: ProcessTable
     clipboard: str
-    http: HttpPort | None
+    net: NetPort | None
 
     @property
     def id(self) -> str: ...
@@ -62,6 +85,9 @@ class MachineView(Protocol):
 
     @property
     def user(self) -> str: ...
+
+    @property
+    def packages(self) -> list[str]: ...
 
     @property
     def installed_apps(self) -> list[str]: ...

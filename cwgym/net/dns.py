@@ -64,6 +64,18 @@ class Zone:
             current = record.cname.lower().rstrip(".")
         raise NetError("unresolved", f"could not resolve host: {name} (a CNAME chain longer than {MAX_CHAIN})")
 
+    def aliases(self, name: str, reach: Callable[[str], int | None]) -> tuple[str, ...]:
+        """The names a lookup of ``name`` passes through, ``name`` first and the name holding
+        the address last (one name when there is no CNAME); costs nothing and caches nothing."""
+        chain, current = [name.lower().rstrip(".")], name.lower().rstrip(".")
+        for _ in range(MAX_CHAIN):
+            record = self._visible(current, reach)
+            if record is None or record.address is not None:
+                break
+            current = record.cname.lower().rstrip(".")
+            chain.append(current)
+        return tuple(chain)
+
     def _visible(self, name: str, reach: Callable[[str], int | None]) -> DnsRecord | None:
         """The first record of ``name`` the asking node may see."""
         return next((r for r in self.records.get(name, ()) if r.resolver is None or reach(r.resolver) is not None), None)

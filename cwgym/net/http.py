@@ -11,7 +11,7 @@ import re
 
 import msgspec
 
-__all__ = ["FAILURES", "Headers", "NetError", "Request", "Response", "Url", "parse_url", "reason_phrase"]
+__all__ = ["FAILURES", "METHODS", "Headers", "NetError", "Request", "Response", "Url", "parse_url", "reason_phrase"]
 
 #: Why a request got no response: the closed set of failure codes.
 FAILURES = {
@@ -24,6 +24,9 @@ FAILURES = {
     "lost": "the request was lost on a link",
     "too_many_redirects": "more redirects than allowed",
 }
+
+#: The methods a request may carry.
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 _URL = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<host>[^/:?#\s]+)(?::(?P<port>\d{1,5}))?(?P<path>[^#\s]*)")
 

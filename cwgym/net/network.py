@@ -10,7 +10,8 @@
 4. the service listening on the destination's port answers (none: ``refused``);
 5. the logical clock advances by the DNS round trip, the path there and the path back.
 
-It journals ``network.dns``, ``network.http_request`` and ``network.http_response``. A
+It journals ``network.dns``, ``network.http_request`` and ``network.http_response``
+(:meth:`Network.echo`, a ping, journals ``network.echo``). A
 redirect is returned, never followed: the client follows it, each hop a new request.
 The topology it routes over is the world's live one (``runtime.topology``); the records,
 routes, gateway and services are the definition's.
@@ -18,11 +19,12 @@ routes, gateway and services are the definition's.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert
 from cwgym.net.dns import Answer, Zone
-from cwgym.net.graph import Graph
+from cwgym.net.graph import Graph, Hop
 from cwgym.net.http import NetError, Request, Response
 from cwgym.net.services import SERVICE_KINDS, not_implemented
 from cwgym.protocol.definition import DnsRecord, WorldDefinition
@@ -37,15 +39,16 @@ class Network(Subsystem):
     order = 25
     sections = ("network",)
 
-    __slots__ = ("_graph", "_graph_key", "_zone", "caches", "runtime", "services")
+    __slots__ = ("_zone", "caches", "runtime", "services")
 
     def __init__(self, runtime: Any, caches: dict[str, dict[str, Answer]], services: dict[str, Any]) -> None:
         self.runtime = runtime
         self.caches = caches
         self.services = services
-        self._graph: Graph | None = None
-        self._graph_key: tuple = ()
-        self._zone = Zone(_records(runtime.definition))  # the records are the definition's: built once
+        derived = runtime.derived
+        if "net.zone" not in derived:  # the records are the definition's: one zone for a world and its forks
+            derived["net.zone"] = Zone(_records(runtime.definition))
+        self._zone: Zone = derived["net.zone"]
 
     # -- subsystem ---------------------------------------------------------------------
     @classmethod
@@ -70,6 +73,14 @@ class Network(Subsystem):
         declared = {s.id for s in runtime.definition.services}
         if set(services) != declared:
             raise SnapshotError("network.services", f"holds {sorted(services)}, the definition declares {sorted(declared)}")
+        for service in runtime.definition.services:
+            kind = SERVICE_KINDS.get(service.kind)
+            if kind is not None:  # an imported state must be one the kind could hold
+                try:
+                    services[service.id] = kind.initial(services[service.id], f"network.services.{service.id}")
+                except ValueError as exc:
+                    at, _, problem = str(exc).partition(": ")
+                    raise SnapshotError(at, problem) from None
         for node, answers in caches.items():
             for name, (_, expires) in answers.items():
                 if expires < 0:
@@ -96,19 +107,19 @@ class Network(Subsystem):
 
     # -- routing -----------------------------------------------------------------------
     def graph(self) -> Graph:
-        """The routing view of the live topology (rebuilt when it changes)."""
-        topology, network = self.runtime.topology, self.runtime.definition.network
-        key = (topology.nodes, topology.links)
-        if self._graph is None or self._graph_key[0] is not key[0] or self._graph_key[1] is not key[1]:
-            self._graph = Graph(topology.nodes, topology.links, network.routes, network.implicit_lan, network.gateway)
-            self._graph_key = key
-        return self._graph
+        """The routing view of the live topology (rebuilt when it changes; a world and its
+        forks share it while their topologies are the same tuples)."""
+        runtime = self.runtime
+        topology, network = runtime.topology, runtime.definition.network
+        cached = runtime.derived.get("net.graph")  # (nodes, links, graph), shared with forks
+        if cached is None or cached[0] is not topology.nodes or cached[1] is not topology.links:
+            cached = (topology.nodes, topology.links,
+                      Graph(topology.nodes, topology.links, network.routes, network.implicit_lan, network.gateway))
+            runtime.derived["net.graph"] = cached
+        return cached[2]
 
-    def resolve(self, source: str, host: str) -> tuple[str, int, bool]:
-        """``(address, latency_us, cached)`` of ``host`` for node ``source``."""
+    def _reach(self, source: str) -> Any:
         graph = self.graph()
-        if graph.node_of(host) is not None or host.replace(".", "").isdigit():
-            return host, 0, True
 
         def reach(node: str) -> int | None:
             if node not in graph.nodes:
@@ -119,32 +130,96 @@ class Network(Subsystem):
                 return None
             return 2 * sum(h.latency_us for h in there)
 
-        cache = self.caches.setdefault(source, {})
-        return self._zone.resolve(host, source, self.runtime.clock.now_us, cache, reach)
+        return reach
 
-    def fetch(self, source: str, request: Request, machine: str | None = None, actor: str | None = None) -> Response:
-        """One request from node ``source``; see the module docstring.
+    def resolve(self, source: str, host: str) -> tuple[str, int, bool]:
+        """``(address, latency_us, cached)`` of ``host`` for node ``source``: an address is
+        itself; then the world's records (through ``source``'s cache); then the name of a
+        computer in the world now (the LAN's DHCP-fed DNS knows each one by its id).
+
+        Raises:
+            NetError: ``unresolved``.
+        """
+        if is_address(host):
+            return host, 0, True
+        try:
+            return self._zone.resolve(host, source, self.runtime.clock.now_us, self.caches.setdefault(source, {}), self._reach(source))
+        except NetError:
+            computer = self.runtime.topology.computer(host.lower().rstrip("."))
+            if computer is None:
+                raise
+            return computer.address, 0, True
+
+    def aliases(self, source: str, host: str) -> tuple[str, ...]:
+        """The CNAME chain a lookup of ``host`` from ``source`` follows, ``host`` first."""
+        return (host,) if is_address(host) else self._zone.aliases(host, self._reach(source))
+
+    def target(self, source: str, address: str) -> str:
+        """The node holding ``address`` (a loopback address is ``source`` itself).
+
+        Raises:
+            NetError: ``unreachable``: no node holds it.
+        """
+        if is_loopback(address):
+            return source
+        target = self.graph().node_of(address)
+        if target is None:
+            raise NetError("unreachable", f"no node holds address {address}")
+        return target
+
+    def _lost(self, hops: list[Hop]) -> Hop | None:
+        """The first of ``hops`` that loses the packet (each draws from its own stream)."""
+        rng = self.runtime.kernel.rng
+        for hop in hops:
+            if hop.loss_per_million and rng.randbelow(f"net.loss:{hop.source}>{hop.target}", 1_000_000) < hop.loss_per_million:
+                return hop
+        return None
+
+    def echo(self, source: str, address: str, machine: str | None = None, actor: str | None = None) -> int:
+        """One ICMP echo from ``source`` to ``address``: the round trip in microseconds, by
+        which the clock advances. Every node answers an echo, services or not.
+
+        Raises:
+            NetError: ``unreachable``, ``egress_denied`` or ``lost`` (there or back).
+        """
+        graph = self.graph()
+        target = self.target(source, address)
+        there = graph.path(source, target)
+        back = graph.cheapest(target, source)
+        lost = self._lost(there) or self._lost(back)
+        rtt = sum(h.latency_us for h in there) + sum(h.latency_us for h in back)
+        self.runtime.record("network.echo", machine, actor, {"from": source, "to": target, "lost": lost is not None})
+        if lost is not None:
+            raise NetError("lost", f"the echo was lost between {lost.source} and {lost.target}")
+        self.runtime.sleep(rtt)
+        return rtt
+
+    def fetch(self, source: str, request: Request, machine: str | None = None, actor: str | None = None,
+              address: str | None = None) -> Response:
+        """One request from node ``source``; see the module docstring. ``address``, when
+        given, is where the host already resolved to (the machine's ``/etc/hosts``).
 
         Raises:
             NetError: ``unresolved``, ``egress_denied``, ``unreachable``, ``lost`` or ``refused``.
         """
         runtime = self.runtime
         host = request.url.host
-        address, dns_latency, cached = self.resolve(source, host)
-        runtime.record("network.dns", machine, actor, {"name": host, "address": address, "cached": cached})
+        if address is None:
+            address, dns_latency, cached = self.resolve(source, host)
+            runtime.record("network.dns", machine, actor, {"name": host, "address": address, "cached": cached})
+        else:
+            dns_latency = 0
         graph = self.graph()
-        target = graph.node_of(address)
-        if target is None:
-            raise NetError("unreachable", f"no node holds address {address}")
+        target = self.target(source, address)
         there = graph.path(source, target)
         runtime.record("network.http_request", machine, actor,
                        {"method": request.method, "url": str(request.url), "from": source, "to": target})
-        for hop in there:
-            if hop.loss_per_million and runtime.kernel.rng.randbelow(f"net.loss:{hop.source}>{hop.target}", 1_000_000) < hop.loss_per_million:
-                runtime.sleep(dns_latency + sum(h.latency_us for h in there))
-                raise NetError("lost", f"the request was lost between {hop.source} and {hop.target}")
+        lost = self._lost(there)
+        if lost is not None:
+            runtime.sleep(dns_latency + sum(h.latency_us for h in there))
+            raise NetError("lost", f"the request was lost between {lost.source} and {lost.target}")
         service = self._listener(target, request.url.port)
-        back = graph.cheapest(target, source) if target != source else []
+        back = graph.cheapest(target, source)
         runtime.sleep(dns_latency + sum(h.latency_us for h in there) + sum(h.latency_us for h in back))
         if service is None:
             raise NetError("refused", f"connection refused: nothing listens on {target} port {request.url.port}")
@@ -164,6 +239,23 @@ class Network(Subsystem):
             if service.node == node and (service.port == port or (service.tls and port == 443)):
                 return service
         return None
+
+
+def is_address(host: str) -> bool:
+    """Whether ``host`` is an IP address rather than a name."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(address: str) -> bool:
+    """Whether ``address`` is this node's own (``127.0.0.0/8``, ``::1``)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def _records(d: WorldDefinition) -> list[DnsRecord]:

@@ -122,7 +122,7 @@ def test_command_exception_becomes_status_1(machine, monkeypatch):
         raise ValueError("boom")
 
     real = commands.lookup
-    monkeypatch.setattr(commands, "lookup", lambda name: broken if name == "broken" else real(name))
+    monkeypatch.setattr(commands, "lookup", lambda name, packages=None: broken if name == "broken" else real(name, packages))
     result = run(machine, "broken; echo after $?")
     assert result.stdout == "after 1\n"
     assert result.stderr == "broken: internal error: ValueError\n"

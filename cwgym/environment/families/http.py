@@ -13,11 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
-from cwgym.net.http import Headers, NetError, Request, parse_url
+from cwgym.net.http import METHODS, Headers, NetError, Request, parse_url
 from cwgym.protocol import errors
-
-#: The methods a request may carry.
-METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def _body(value: Any) -> bytes:

@@ -13,6 +13,7 @@ files of these sizes.
 from __future__ import annotations
 
 import stat as _st
+from collections.abc import Collection
 from fractions import Fraction
 
 from cwgym.kernel.clock import WORLD_EPOCH_S
@@ -385,19 +386,20 @@ SHELL_ONLY = BASH_BUILTINS - ALSO_PROGRAMS
 PROGRAM_DIRS = ("/usr/bin", "/bin")
 
 
-def is_program(name: str) -> bool:
-    """Whether ``name`` is a program the simulator provides (not a shell-only builtin)."""
+def is_program(name: str, packages: Collection[str] | None = None) -> bool:
+    """Whether ``name`` is a program the simulator provides (not a shell-only builtin) on
+    a machine with ``packages`` installed (``None``: on any machine)."""
     from cwgym.machine.commands import lookup
 
     if name in SHELL_ONLY or not name or "/" in name:
         return False
-    return name in ALSO_PROGRAMS or lookup(name) is not None
+    return name in ALSO_PROGRAMS or lookup(name, packages) is not None
 
 
 def executable_file(ctx, path: str) -> bool:
     """``test -f path && test -x path`` as the machine user, simulated programs included."""
     for directory in PROGRAM_DIRS:
-        if path.startswith(directory + "/") and is_program(path[len(directory) + 1 :]):
+        if path.startswith(directory + "/") and is_program(path[len(directory) + 1 :], ctx.machine.packages):
             return True
     try:
         inode = ctx.fs.lookup(path, ctx.cwd)

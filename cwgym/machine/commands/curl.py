@@ -24,7 +24,7 @@ from cwgym.machine.commands import command
 from cwgym.machine.commands._options import OptionSpec
 from cwgym.machine.context import CommandContext
 from cwgym.machine.filesystem import FsError
-from cwgym.machine.view import HttpFailure
+from cwgym.machine.view import NetFailure
 
 USER_AGENT = "curl/7.88.1"
 DEFAULT_MAX_REDIRS = 50
@@ -48,7 +48,7 @@ class _Failed(Exception):
         self.message = message
 
 
-def _failure(exc: HttpFailure, host: str, port: int, elapsed_ms: int) -> _Failed:
+def _failure(exc: NetFailure, host: str, port: int, elapsed_ms: int) -> _Failed:
     if exc.code == "unresolved":
         return _Failed(6, f"Could not resolve host: {host}")
     if exc.code == "malformed_url":
@@ -86,7 +86,7 @@ def _write_out(fmt: str, status: int, url: str, size: int) -> str:
     return re.sub(r"%\{(\w+)\}", lambda m: values.get(m[1], ""), text)
 
 
-@command("curl")
+@command("curl", package="curl")
 def curl(ctx: CommandContext) -> int:
     opts, operands = ctx.options(SPEC, usage_status=2)
     flags = {k for k, _ in opts if k in "sSfiIOL"}
@@ -142,18 +142,18 @@ def curl(ctx: CommandContext) -> int:
 
 def _transfer(ctx: CommandContext, url: str, method: str, headers: list[tuple[str, str]], body: bytes,
               flags: set[str], values: dict[str, str], max_redirs: int, limit_us: int | None) -> int:
-    http = ctx.machine.http
+    net = ctx.machine.net
     start = ctx.machine.clock.now_us
     redirects = 0
     if "://" not in url:
         url = "http://" + url
     while True:
         host, port = _host_port(url)
-        if http is None:
+        if net is None:
             raise _Failed(7, f"Failed to connect to {host} port {port} after 0 ms: Network is unreachable")
         try:
-            status, reply_headers, payload = http(method, url, list(headers), body)
-        except HttpFailure as exc:
+            status, reply_headers, payload = net.request(method, url, list(headers), body)
+        except NetFailure as exc:
             raise _failure(exc, host, port, (ctx.machine.clock.now_us - start) // 1000) from None
         if limit_us is not None and ctx.machine.clock.now_us - start > limit_us:
             raise _Failed(28, f"Operation timed out after {(ctx.machine.clock.now_us - start) // 1000} milliseconds")

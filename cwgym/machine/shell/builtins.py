@@ -683,7 +683,7 @@ def _classify(shell: Shell, name: str, *, functions: bool = True) -> list[tuple[
         except FsError:
             pass
         return found
-    if registry.lookup(name) is not None and name not in BASH_BUILTINS:
+    if registry.lookup(name, shell.machine.packages) is not None and name not in BASH_BUILTINS:
         found.append(("file", f"/usr/bin/{name}"))
     path = shell.find_in_path(name)
     if path is not None and ("file", path) not in found:

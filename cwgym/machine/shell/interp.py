@@ -461,7 +461,7 @@ class Shell:
                 return builtin(self, argv, io)
             with self.temporary(prefix):
                 return builtin(self, argv, io)
-        fn = registry.lookup(name)
+        fn = registry.lookup(name, self.machine.packages)
         if fn is not None:
             if name == "printf" and len(argv) > 2 and argv[1] == "-v":
                 return self.printf_to_variable(fn, argv, io, prefix)
@@ -643,7 +643,7 @@ class Shell:
             inode = fs.lookup(path, self.cwd)
         except FsError as exc:
             folder, _, base = path.rpartition("/")
-            fn = registry.lookup(base) if folder in ("/bin", "/usr/bin") else None
+            fn = registry.lookup(base, self.machine.packages) if folder in ("/bin", "/usr/bin") else None
             if exc.code == "ENOENT" and fn is not None:
                 # Registry commands are the machine's /bin and /usr/bin programs (which says so).
                 return self.run_command(fn, [path, *argv[1:]], io, self.environment(prefix))
@@ -676,7 +676,7 @@ class Shell:
             if program == "env" and extra:
                 program, extra = extra[0], extra[1:]
             if program not in SHELL_NAMES:
-                fn = registry.lookup(program)
+                fn = registry.lookup(program, self.machine.packages)
                 if fn is None:
                     io.err(f"{shown}: {words[0]}: bad interpreter: No such file or directory\n")
                     return 126

@@ -1,17 +1,21 @@
-"""``static``: serves the files a world declares, read-only.
+"""``static``: serves the files a world declares; with ``writable``, clients may upload.
 
-``initial_state`` is ``{"files": {path: page}}`` where a page is its text (served as
+``initial_state`` is ``{"files": {path: page}, "writable"?: bool}`` where a page is its text (served as
 ``text/html`` when the path ends in ``.html`` or ``/``, else ``text/plain``) or an object
 ``{"body", "content_type"?, "status"?, "location"?}`` (a ``location`` with a 3xx status is a
 redirect). ``GET`` and ``HEAD`` are answered; a path ending in ``/`` serves its
-``index.html``; anything else is ``404``, and other methods ``405``.
+``index.html``; anything else is ``404``. A ``writable`` service also takes ``PUT`` (the
+body, UTF-8 text, becomes the page at that path, with the request's ``Content-Type``:
+``201 Created`` or ``204 No Content`` when it replaced one) and ``DELETE`` (``204``, or
+``404``), like a WebDAV share without folders. Other methods are ``405``. The files live
+in the service's state, so what one machine uploads another sees only by asking for it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cwgym.net.http import Request, Response
+from cwgym.net.http import Headers, Request, Response
 from cwgym.net.services import SERVICE_KINDS, ServiceKind, text_response
 
 
@@ -20,8 +24,10 @@ class Static(ServiceKind):
 
     def initial(self, initial_state: Any, where: str) -> Any:
         state = initial_state if initial_state is not None else {"files": {}}
-        if not isinstance(state, dict) or set(state) - {"files"} or not isinstance(state.get("files", {}), dict):
-            raise ValueError(f"{where}: a static service's initial_state is {{\"files\": {{path: page}}}}")
+        if not isinstance(state, dict) or set(state) - {"files", "writable"} or not isinstance(state.get("files", {}), dict):
+            raise ValueError(f"{where}: a static service's initial_state is {{\"files\": {{path: page}}, \"writable\"?: bool}}")
+        if not isinstance(state.get("writable", False), bool):
+            raise ValueError(f"{where}.writable: true or false")
         files = {}
         for path, page in state.get("files", {}).items():
             at = f"{where}.files[{path!r}]"
@@ -35,13 +41,20 @@ class Static(ServiceKind):
             if not isinstance(status, int) or not 100 <= status <= 599:
                 raise ValueError(f"{at}.status: {status!r} is not an HTTP status")
             files[path] = page
-        return {"files": files}
+        return {"files": files, "writable": state.get("writable", False)}
 
     def handle(self, state: Any, request: Request, source: str) -> tuple[Response, Any]:
-        if request.method not in ("GET", "HEAD"):
-            return text_response(405, "405 Method Not Allowed\n", Allow="GET, HEAD"), state
         path = request.url.path.split("?", 1)[0]
+        allowed = "GET, HEAD, PUT, DELETE" if state["writable"] else "GET, HEAD"
+        if request.method not in allowed.split(", "):
+            return text_response(405, "405 Method Not Allowed\n", Allow=allowed), state
         files = state["files"]
+        if request.method == "PUT":
+            return self._put(state, path, request)
+        if request.method == "DELETE":
+            if path not in files:
+                return text_response(404, f"404 Not Found: {path}\n"), state
+            return Response(204, Headers(), b""), {**state, "files": {p: f for p, f in files.items() if p != path}}
         page = files.get(path) or (files.get(path + "index.html") if path.endswith("/") else None)
         if page is None:
             return text_response(404, f"404 Not Found: {path}\n"), state
@@ -52,6 +65,25 @@ class Static(ServiceKind):
         if request.method == "HEAD":
             response = Response(response.status, response.headers, b"")
         return response, state
+
+
+    @staticmethod
+    def _put(state: Any, path: str, request: Request) -> tuple[Response, Any]:
+        try:
+            text = request.body.decode("utf-8")
+        except UnicodeDecodeError:
+            return text_response(415, "415 Unsupported Media Type: the body is UTF-8 text\n"), state
+        if path.endswith("/"):
+            return text_response(409, "409 Conflict: a page needs a name, not a folder\n"), state
+        page = {"body": text}
+        content_type = request.headers.get("content-type")
+        if content_type:
+            page["content_type"] = content_type
+        replaced = path in state["files"]
+        after = {**state, "files": {**state["files"], path: page}}
+        if replaced:
+            return Response(204, Headers(), b""), after
+        return text_response(201, f"201 Created: {path}\n", Location=path), after
 
 
 SERVICE_KINDS.register(Static.name, Static())

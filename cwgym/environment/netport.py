@@ -1,0 +1,82 @@
+"""A machine's way onto the world's network: the :class:`~cwgym.machine.view.NetPort` the
+world wires into each machine, so ``curl``, ``wget``, ``ping`` and the resolvers on it reach
+:mod:`cwgym.net` from that machine's node, through its ``/etc/hosts`` first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cwgym.machine.etc import HOSTS, hosts_address
+from cwgym.machine.filesystem import FsError
+from cwgym.machine.view import Lookup, NetFailure
+from cwgym.net.http import Headers, NetError, Request, Response, parse_url
+from cwgym.net.network import is_address
+
+__all__ = ["MachineNet", "hosts_lookup"]
+
+
+def hosts_lookup(machine: Any, name: str) -> str | None:
+    """The address ``machine``'s ``/etc/hosts`` gives ``name`` (``None``: not listed, or
+    the file is gone or unreadable)."""
+    try:
+        text = machine.fs.read_path(HOSTS).decode("utf-8", "replace")
+    except FsError:
+        return None
+    return hosts_address(text, name)
+
+
+class MachineNet:
+    """The network as programs on machine ``machine_id`` of ``runtime`` reach it."""
+
+    __slots__ = ("machine_id", "runtime")
+
+    def __init__(self, runtime: Any, machine_id: str) -> None:
+        self.runtime = runtime
+        self.machine_id = machine_id
+
+    def _source(self) -> str:
+        return self.runtime.topology.computer(self.machine_id).node_id
+
+    def _actor(self) -> str:
+        return self.runtime.machines[self.machine_id].user
+
+    def request(self, method: str, url: str, headers: list[tuple[str, str]], body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        try:
+            response = self.runtime.http(self.machine_id, Request(method, parse_url(url), Headers(tuple(headers)), body), self._actor())
+        except NetError as exc:
+            raise NetFailure(exc.code, exc.detail) from None
+        return response.status, list(response.headers.items), response.body
+
+    def lookup(self, name: str) -> Lookup:
+        if is_address(name):
+            return Lookup(name, (name,), "address")
+        listed = hosts_lookup(self.runtime.machines[self.machine_id], name)
+        if listed is not None:
+            return Lookup(listed, (name,), "hosts")
+        network, source = self.runtime.network, self._source()
+        try:
+            address, latency, cached = network.resolve(source, name)
+        except NetError as exc:
+            raise NetFailure(exc.code, exc.detail) from None
+        self.runtime.record("network.dns", self.machine_id, self._actor(), {"name": name, "address": address, "cached": cached})
+        self.runtime.sleep(latency)
+        return Lookup(address, network.aliases(source, name), "dns")
+
+    def echo(self, address: str) -> int:
+        try:
+            return self.runtime.network.echo(self._source(), address, self.machine_id, self._actor())
+        except NetError as exc:
+            raise NetFailure(exc.code, exc.detail) from None
+
+
+def fetch_from(runtime: Any, machine_id: str, request: Request, actor: str | None) -> Response:
+    """``request`` from machine ``machine_id``: its ``/etc/hosts`` names the address when it
+    lists the host, else the world's DNS does (see :meth:`cwgym.net.network.Network.fetch`)."""
+    computer = runtime.topology.computer(machine_id)
+    if computer is None:
+        raise KeyError(machine_id)
+    host = request.url.host
+    address = None if is_address(host) else hosts_lookup(runtime.machines[machine_id], host)
+    if address is not None:
+        runtime.record("network.dns", machine_id, actor, {"name": host, "address": address, "cached": True, "from": "hosts"})
+    return runtime.network.fetch(computer.node_id, request, machine_id, actor, address=address)
