@@ -57,7 +57,7 @@ class Network(Subsystem):
         services = {}
         for i, service in enumerate(d.services):
             kind = SERVICE_KINDS.get(service.kind)
-            services[service.id] = None if kind is None else kind.initial(service.initial_state, f"$.services[{i}].initial_state")
+            services[service.id] = None if kind is None else kind.initial(service.initial_state, f"$.services[{i}].initial_state", d)
         return cls(runtime, {}, services)
 
     @classmethod
@@ -77,7 +77,7 @@ class Network(Subsystem):
             kind = SERVICE_KINDS.get(service.kind)
             if kind is not None:  # an imported state must be one the kind could hold
                 try:
-                    services[service.id] = kind.initial(services[service.id], f"network.services.{service.id}")
+                    services[service.id] = kind.initial(services[service.id], f"network.services.{service.id}", runtime.definition)
                 except ValueError as exc:
                     at, _, problem = str(exc).partition(": ")
                     raise SnapshotError(at, problem) from None
@@ -227,7 +227,7 @@ class Network(Subsystem):
         if kind is None:
             response = not_implemented(service.kind)
         else:
-            response, after = kind.handle(self.services[service.id], request, source)
+            response, after = kind.handle(self.services[service.id], request, source, runtime.clock.now_us)
             if after is not self.services[service.id]:
                 self.services[service.id] = after
         runtime.record("network.http_response", machine, actor,

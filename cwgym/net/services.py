@@ -1,7 +1,8 @@
 """Service kinds: what answers HTTP on a node's port.
 
-A kind is a :class:`ServiceKind` registered in :data:`SERVICE_KINDS` by a module of
-:mod:`cwgym.net.kinds` (adding a kind is adding a file). An instance's state is plain data,
+A kind is a :class:`ServiceKind` registered in :data:`SERVICE_KINDS` by a module of the
+services layer, ``cwgym.services``, which the registry imports by name on first use (the
+net layer never imports it in code: the services fill the net's extension point). An instance's state is plain data,
 built from the definition's ``initial_state`` by :meth:`ServiceKind.initial` and kept in the
 ``network`` subsystem, so snapshots, forks and ``state_hash`` cover it; :meth:`ServiceKind.handle`
 answers one request and returns the state after it (the same object when nothing changed).
@@ -23,21 +24,25 @@ class ServiceKind:
 
     name: ClassVar[str] = ""
 
-    def initial(self, initial_state: Any, where: str) -> Any:
-        """The state of a new instance from the definition's ``initial_state``.
+    def initial(self, initial_state: Any, where: str, definition: Any = None) -> Any:
+        """The state of a new instance from the definition's ``initial_state`` (also asked
+        to check a state being imported from a snapshot: it must accept a state it built).
+        ``definition`` is the world's :class:`~cwgym.protocol.definition.WorldDefinition`,
+        for kinds that gather from the whole world (a search engine's index).
 
         Raises:
             ValueError: a malformed ``initial_state``; the message starts with ``where``.
         """
         raise NotImplementedError
 
-    def handle(self, state: Any, request: Request, source: str) -> tuple[Response, Any]:
-        """``(response, state after)`` for ``request`` from the node ``source``."""
+    def handle(self, state: Any, request: Request, source: str, now_us: int) -> tuple[Response, Any]:
+        """``(response, state after)`` for ``request`` from the node ``source`` at logical
+        time ``now_us``. The state is never mutated: a change is a new value."""
         raise NotImplementedError
 
 
 #: Every implemented service kind, by name.
-SERVICE_KINDS: Registry[ServiceKind] = Registry("service kind", "cwgym.net.kinds")
+SERVICE_KINDS: Registry[ServiceKind] = Registry("service kind", "cwgym.services")
 
 
 def text_response(status: int, text: str, content_type: str = "text/plain; charset=utf-8", **headers: str) -> Response:

@@ -19,17 +19,22 @@ SCHEMA_VERSION = 1
 
 #: Service kinds a definition may place. Each becomes an HTTP handler in ``cwgym.services``.
 SERVICE_KINDS = (
-    "blog",
+    "assistant",
+    "bank",
     "calendar",
     "chat",
     "docs",
+    "drive",
     "forum",
     "git",
+    "issues",
     "mail",
+    "media",
     "search",
     "shop",
+    "slack",
+    "social",
     "static",
-    "tickets",
     "wiki",
 )
 

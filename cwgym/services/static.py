@@ -22,7 +22,7 @@ from cwgym.net.services import SERVICE_KINDS, ServiceKind, text_response
 class Static(ServiceKind):
     name = "static"
 
-    def initial(self, initial_state: Any, where: str) -> Any:
+    def initial(self, initial_state: Any, where: str, definition: Any = None) -> Any:
         state = initial_state if initial_state is not None else {"files": {}}
         if not isinstance(state, dict) or set(state) - {"files", "writable"} or not isinstance(state.get("files", {}), dict):
             raise ValueError(f"{where}: a static service's initial_state is {{\"files\": {{path: page}}, \"writable\"?: bool}}")
@@ -43,7 +43,7 @@ class Static(ServiceKind):
             files[path] = page
         return {"files": files, "writable": state.get("writable", False)}
 
-    def handle(self, state: Any, request: Request, source: str) -> tuple[Response, Any]:
+    def handle(self, state: Any, request: Request, source: str, now_us: int) -> tuple[Response, Any]:
         path = request.url.path.split("?", 1)[0]
         allowed = "GET, HEAD, PUT, DELETE" if state["writable"] else "GET, HEAD"
         if request.method not in allowed.split(", "):

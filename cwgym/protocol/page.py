@@ -1,0 +1,245 @@
+"""The page model: what a service answers and a browser lays out.
+
+A :class:`Page` is a title, a language and a list of typed elements from a closed
+vocabulary — headings, text, links, images, lists, tables, forms with inputs, text areas,
+selects, checkboxes, radios and buttons. Every element has an ``id`` that is stable for the
+same content (services name them; :func:`assign_ids` fills the ones left empty from the
+element's position), so an agent's ``click{id}`` means the same control on every visit.
+
+The same page serialises to HTML (:func:`to_html`) for ``curl`` and ``http.v1``, and to a
+projection of plain data (:func:`projection`) for observation channels. Both are pure
+functions of the page.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Literal, Union
+
+import msgspec
+
+__all__ = [
+    "Button",
+    "Checkbox",
+    "Element",
+    "Form",
+    "Heading",
+    "Image",
+    "Input",
+    "Link",
+    "ListBlock",
+    "Option",
+    "Page",
+    "Radio",
+    "Select",
+    "Table",
+    "Text",
+    "TextArea",
+    "assign_ids",
+    "projection",
+    "to_html",
+]
+
+PAGE_VERSION = 1
+
+
+class _Element(msgspec.Struct, kw_only=True, frozen=True, tag_field="kind"):
+    id: str = ""
+
+
+class Heading(_Element, tag="heading"):
+    text: str
+    level: int = 1
+
+
+class Text(_Element, tag="text"):
+    text: str
+    emphasis: bool = False  # painted bold
+
+
+class Link(_Element, tag="link"):
+    text: str
+    url: str
+
+
+class Image(_Element, tag="image"):
+    src: str
+    alt: str = ""
+    width: int = 0  # 0: the layout decides
+    height: int = 0
+
+
+class ListBlock(_Element, tag="list"):
+    items: tuple[Element, ...] = ()
+    ordered: bool = False
+
+
+class Table(_Element, tag="table"):
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[Element, ...], ...] = ()
+
+
+class Input(_Element, tag="input"):
+    name: str
+    label: str = ""
+    value: str = ""
+    placeholder: str = ""
+    type: Literal["text", "password", "email", "number", "search", "hidden", "date", "url"] = "text"
+    required: bool = False
+
+
+class TextArea(_Element, tag="textarea"):
+    name: str
+    label: str = ""
+    value: str = ""
+    rows: int = 4
+
+
+class Option(msgspec.Struct, frozen=True):
+    value: str
+    label: str
+
+
+class Select(_Element, tag="select"):
+    name: str
+    options: tuple[Option, ...]
+    label: str = ""
+    value: str = ""
+
+
+class Checkbox(_Element, tag="checkbox"):
+    name: str
+    label: str = ""
+    value: str = "on"
+    checked: bool = False
+
+
+class Radio(_Element, tag="radio"):
+    name: str
+    value: str
+    label: str = ""
+    checked: bool = False
+
+
+class Button(_Element, tag="button"):
+    text: str
+    name: str = ""
+    value: str = ""
+
+
+class Form(_Element, tag="form"):
+    action: str
+    children: tuple[Element, ...] = ()
+    method: Literal["GET", "POST"] = "POST"
+
+
+Element = Union[Heading, Text, Link, Image, ListBlock, Table, Input, TextArea, Select, Checkbox, Radio, Button, Form]  # noqa: UP007
+
+
+class Page(msgspec.Struct, frozen=True):
+    """One page: ``title``, ``lang`` and its ``elements`` in reading order."""
+
+    title: str
+    elements: tuple[Element, ...] = ()
+    lang: str = "en"
+
+
+# -- ids ----------------------------------------------------------------------------------
+
+
+def assign_ids(page: Page) -> Page:
+    """``page`` with every empty ``id`` named by the element's kind and position
+    (``heading-3``, ``form-1.input-2``): stable for the same page structure."""
+    return msgspec.structs.replace(page, elements=_assign(page.elements, ""))
+
+
+def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
+    out = []
+    for index, element in enumerate(elements, 1):
+        kind = type(element).__struct_config__.tag
+        eid = element.id or f"{prefix}{kind}-{index}"
+        changes: dict = {"id": eid}
+        if isinstance(element, Form):
+            changes["children"] = _assign(element.children, f"{eid}.")
+        elif isinstance(element, ListBlock):
+            changes["items"] = _assign(element.items, f"{eid}.")
+        elif isinstance(element, Table):
+            changes["rows"] = tuple(_assign(row, f"{eid}.r{r}.") for r, row in enumerate(element.rows, 1))
+        out.append(msgspec.structs.replace(element, **changes))
+    return tuple(out)
+
+
+# -- projection ---------------------------------------------------------------------------
+
+
+def projection(page: Page) -> dict:
+    """The page as plain data: ``{version, title, lang, elements}``, each element a dict
+    with its ``kind`` and fields (a form's controls under ``children``)."""
+    return {"version": PAGE_VERSION, "title": page.title, "lang": page.lang,
+            "elements": msgspec.json.decode(msgspec.json.encode(page.elements))}
+
+
+# -- HTML ---------------------------------------------------------------------------------
+
+
+def to_html(page: Page) -> str:
+    """The page as an HTML5 document; ids become ``id`` attributes."""
+    body = "".join(_html(e) for e in page.elements)
+    return (f'<!DOCTYPE html>\n<html lang="{escape(page.lang)}">\n<head><meta charset="utf-8">'
+            f"<title>{escape(page.title)}</title></head>\n<body>\n{body}</body>\n</html>\n")
+
+
+def _attrs(**values: str | bool) -> str:
+    parts = []
+    for name, value in values.items():
+        name = name.rstrip("_").replace("_", "-")
+        if value is True:
+            parts.append(f" {name}")
+        elif value not in (False, ""):
+            parts.append(f' {name}="{escape(str(value))}"')
+    return "".join(parts)
+
+
+def _labelled(label: str, control: str, eid: str) -> str:
+    if not label:
+        return control + "\n"
+    return f'<label for="{escape(eid)}">{escape(label)}</label> {control}\n'
+
+
+def _html(e: Element) -> str:
+    if isinstance(e, Heading):
+        level = min(max(e.level, 1), 6)
+        return f"<h{level}{_attrs(id=e.id)}>{escape(e.text)}</h{level}>\n"
+    if isinstance(e, Text):
+        text = escape(e.text).replace("\n", "<br>")
+        return f"<p{_attrs(id=e.id)}>{f'<strong>{text}</strong>' if e.emphasis else text}</p>\n"
+    if isinstance(e, Link):
+        return f"<a{_attrs(id=e.id, href=e.url)}>{escape(e.text)}</a>\n"
+    if isinstance(e, Image):
+        return f"<img{_attrs(id=e.id, src=e.src, alt=e.alt, width=str(e.width or ''), height=str(e.height or ''))}>\n"
+    if isinstance(e, ListBlock):
+        tag = "ol" if e.ordered else "ul"
+        items = "".join(f"<li>{_html(item).rstrip()}</li>\n" for item in e.items)
+        return f"<{tag}{_attrs(id=e.id)}>\n{items}</{tag}>\n"
+    if isinstance(e, Table):
+        head = "".join(f"<th>{escape(h)}</th>" for h in e.headers)
+        rows = "".join("<tr>" + "".join(f"<td>{_html(c).rstrip()}</td>" for c in row) + "</tr>\n" for row in e.rows)
+        return f"<table{_attrs(id=e.id)}>\n" + (f"<tr>{head}</tr>\n" if head else "") + rows + "</table>\n"
+    if isinstance(e, Input):
+        control = f"<input{_attrs(id=e.id, type=e.type, name=e.name, value=e.value, placeholder=e.placeholder, required=e.required)}>"
+        return _labelled("" if e.type == "hidden" else e.label, control, e.id)
+    if isinstance(e, TextArea):
+        return _labelled(e.label, f"<textarea{_attrs(id=e.id, name=e.name, rows=str(e.rows))}>{escape(e.value)}</textarea>", e.id)
+    if isinstance(e, Select):
+        options = "".join(f"<option{_attrs(value=o.value, selected=o.value == e.value)}>{escape(o.label)}</option>" for o in e.options)
+        return _labelled(e.label, f"<select{_attrs(id=e.id, name=e.name)}>{options}</select>", e.id)
+    if isinstance(e, Checkbox | Radio):
+        kind = "checkbox" if isinstance(e, Checkbox) else "radio"
+        control = f"<input{_attrs(id=e.id, type=kind, name=e.name, value=e.value, checked=e.checked)}>"
+        return f'{control} <label for="{escape(e.id)}">{escape(e.label)}</label>\n'
+    if isinstance(e, Button):
+        return f"<button{_attrs(id=e.id, type='submit', name=e.name, value=e.value)}>{escape(e.text)}</button>\n"
+    if isinstance(e, Form):
+        inner = "".join(_html(c) for c in e.children)
+        return f"<form{_attrs(id=e.id, action=e.action, method=e.method.lower())}>\n{inner}</form>\n"
+    raise TypeError(f"not a page element: {type(e).__name__}")
