@@ -387,3 +387,32 @@ def check_definition(d: WorldDefinition) -> None:
         for j, domain in enumerate(service.domains):
             if not _HOSTNAME.match(domain):
                 raise DefinitionError(f"{path}.domains[{j}]", f"malformed domain {domain!r}")
+        for j, entry in enumerate(service.search_entries):
+            _search_entry(f"{path}.search_entries[{j}]", entry, bool(service.domains))
+
+
+#: The fields of a ``search_entries`` item and their types.
+SEARCH_ENTRY_FIELDS = {"title": str, "url": str, "snippet": str, "keywords": list}
+
+
+def _search_entry(path: str, entry: Any, has_domain: bool) -> None:
+    """A page a service offers search engines: ``{title, url, snippet?, keywords?}``; ``url``
+    is absolute (``http://...``) or a path on the service's first domain."""
+    if not isinstance(entry, dict):
+        raise DefinitionError(path, f"a search entry is an object {{title, url, snippet?, keywords?}}, got {type(entry).__name__}")
+    for name, value in entry.items():
+        if name not in SEARCH_ENTRY_FIELDS:
+            raise DefinitionError(f"{path}.{name}", f"unknown field (known: {', '.join(sorted(SEARCH_ENTRY_FIELDS))})")
+        if not isinstance(value, SEARCH_ENTRY_FIELDS[name]):
+            raise DefinitionError(f"{path}.{name}", f"expected {SEARCH_ENTRY_FIELDS[name].__name__}")
+    for name in ("title", "url"):
+        if name not in entry:
+            raise DefinitionError(f"{path}.{name}", "required")
+    if not all(isinstance(k, str) for k in entry.get("keywords", [])):
+        raise DefinitionError(f"{path}.keywords", "a list of strings")
+    url = entry["url"]
+    if url.startswith("/"):
+        if not has_domain:
+            raise DefinitionError(f"{path}.url", "a path needs the service to have a domain; give an absolute http:// URL")
+    elif not url.startswith(("http://", "https://")):
+        raise DefinitionError(f"{path}.url", f"an absolute http(s):// URL or a path starting with /, got {url!r}")

@@ -4,7 +4,8 @@
 ``text/html`` when the path ends in ``.html`` or ``/``, else ``text/plain``) or an object
 ``{"body", "content_type"?, "status"?, "location"?}`` (a ``location`` with a 3xx status is a
 redirect). ``GET`` and ``HEAD`` are answered; a path ending in ``/`` serves its
-``index.html``; anything else is ``404``. A ``writable`` service also takes ``PUT`` (the
+``index.html``, or lists the folder (``Directory listing for /``) when it has none; a
+missing page is ``404``. A ``writable`` service also takes ``PUT`` (the
 body, UTF-8 text, becomes the page at that path, with the request's ``Content-Type``:
 ``201 Created`` or ``204 No Content`` when it replaced one) and ``DELETE`` (``204``, or
 ``404``), like a WebDAV share without folders. Other methods are ``405``. The files live
@@ -13,7 +14,9 @@ in the service's state, so what one machine uploads another sees only by asking 
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from cwgym.net.http import Headers, Request, Response
 from cwgym.net.services import SERVICE_KINDS, ServiceKind, text_response
@@ -56,6 +59,8 @@ class Static(ServiceKind):
                 return text_response(404, f"404 Not Found: {path}\n"), state
             return Response(204, Headers(), b""), {**state, "files": {p: f for p, f in files.items() if p != path}}
         page = files.get(path) or (files.get(path + "index.html") if path.endswith("/") else None)
+        if page is None and path.endswith("/"):
+            return self._index(files, path, request.method), state
         if page is None:
             return text_response(404, f"404 Not Found: {path}\n"), state
         html = path.endswith((".html", "/"))
@@ -66,6 +71,21 @@ class Static(ServiceKind):
             response = Response(response.status, response.headers, b"")
         return response, state
 
+
+    @staticmethod
+    def _index(files: dict, folder: str, method: str) -> Response:
+        """``Index of /folder/`` (as ``python3 -m http.server`` lists one) when a folder
+        has no ``index.html``: its files and subfolders, or ``404`` when it has none."""
+        entries = sorted({p[len(folder):].split("/", 1)[0] + ("/" if "/" in p[len(folder):] else "")
+                          for p in files if p.startswith(folder) and p != folder})
+        if not entries and folder != "/":
+            return text_response(404, f"404 Not Found: {folder}\n")
+        title = f"Directory listing for {escape(folder)}"
+        items = "".join(f'<li><a href="{escape(quote(e))}">{escape(e)}</a></li>\n' for e in entries)
+        html = (f'<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{title}</title></head>\n'
+                f"<body>\n<h1>{title}</h1>\n<hr>\n<ul>\n{items}</ul>\n<hr>\n</body>\n</html>\n")
+        response = text_response(200, html, "text/html; charset=utf-8")
+        return Response(200, response.headers, b"") if method == "HEAD" else response
 
     @staticmethod
     def _put(state: Any, path: str, request: Request) -> tuple[Response, Any]:

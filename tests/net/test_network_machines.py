@@ -58,6 +58,16 @@ def test_a_computer_is_known_on_the_network_by_its_id():
     assert run("curl -s http://fileserver:8080/notes.txt")["stdout"] == "plain\n"
 
 
+def test_machines_and_their_processes_stay_isolated():
+    world = World(office())
+    alice, _ = shell(world, "reception")
+    bob, _ = shell(world, "legal-laptop")
+    alice("echo secret > /tmp/mine; sleep 5 &")
+    assert bob("cat /tmp/mine")["exit_code"] == 1
+    assert "sleep" not in bob("ps -e")["stdout"]
+    assert "sleep" in alice("ps -e")["stdout"]
+
+
 # -- packages --------------------------------------------------------------------------------
 
 def test_a_network_command_exists_only_where_its_package_is_installed():
