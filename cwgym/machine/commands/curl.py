@@ -4,7 +4,12 @@ Options: ``-s`` (silent), ``-S`` (show errors even when silent), ``-f`` (fail on
 error: exit 22, no body), ``-i`` (include the response headers), ``-I`` (``HEAD``, headers
 only), ``-o FILE`` / ``-O`` (write the body to FILE / to the URL's last path segment),
 ``-L`` (follow redirects, at most ``--max-redirs`` of them, 50 by default), ``-X METHOD``,
-``-d DATA`` / ``--data-raw DATA`` (a ``POST`` body; ``-d @file`` reads a file),
+``-d DATA`` / ``--data-raw DATA`` / ``--data-binary DATA`` (a ``POST`` body; ``-d @file``
+reads a file without its newlines, ``--data-binary @file`` as it is), ``-T FILE`` (``PUT``
+the file; a URL ending in ``/`` gets the file's name), ``-u USER:PASSWORD`` (Basic
+credentials), ``-b 'name=value; ...'`` or ``-b FILE`` (cookies to send; a file is a
+Netscape cookie jar) and ``-c FILE`` (the cookie engine: cookies a response sets are sent
+on later redirects and written to FILE),
 ``-H 'Name: value'``, ``-A AGENT``, ``-w FORMAT`` (``%{http_code}``, ``%{url_effective}``,
 ``%{size_download}``, ``\\n``) and ``-m SECONDS`` (a limit on the logical clock).
 
@@ -18,6 +23,8 @@ DNS, gateway and links (:mod:`cwgym.net`); a machine outside a world has no netw
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import re
 
 from cwgym.machine.commands import command
@@ -33,11 +40,12 @@ _REASONS = {200: "OK", 201: "Created", 204: "No Content", 301: "Moved Permanentl
             404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error", 501: "Not Implemented"}
 
 SPEC = OptionSpec(
-    short="sSfiIo:OLX:d:H:A:w:m:",
+    short="sSfiIo:OLX:d:H:A:w:m:u:b:c:T:",
     long={
         "silent": "s", "show-error": "S", "fail": "f", "include": "i", "head": "I", "output=": "o",
         "remote-name": "O", "location": "L", "request=": "X", "data=": "d", "data-raw=": "data-raw",
-        "header=": "H", "user-agent=": "A", "write-out=": "w", "max-time=": "m", "max-redirs=": "max-redirs",
+        "data-binary=": "data-binary", "header=": "H", "user-agent=": "A", "write-out=": "w", "max-time=": "m",
+        "max-redirs=": "max-redirs", "user=": "u", "cookie=": "b", "cookie-jar=": "c", "upload-file=": "T",
     },
 )
 
@@ -100,14 +108,16 @@ def curl(ctx: CommandContext) -> int:
                 ctx.error("(43) A header is 'Name: value'")
                 return 43
             headers.append((name.strip(), rest.strip()))
-        elif key in ("d", "data-raw"):
+        elif key in ("d", "data-raw", "data-binary"):
             text = value or ""
-            if key == "d" and text.startswith("@"):
+            if key != "data-raw" and text.startswith("@"):
                 try:
-                    text = ctx.fs.read(text[1:], ctx.cwd).decode("utf-8", "replace").replace("\n", "").replace("\r", "")
+                    text = ctx.fs.read(text[1:], ctx.cwd).decode("utf-8", "surrogateescape")
                 except FsError:
                     ctx.error(f"Warning: Couldn't read data from file \"{text[1:]}\", this makes an empty POST.")
                     text = ""
+                if key == "d":  # -d @file drops newlines; --data-binary keeps the file as it is
+                    text = text.replace("\n", "").replace("\r", "")
             data.append(text)
         elif value is not None:
             values[key] = value
@@ -122,26 +132,76 @@ def curl(ctx: CommandContext) -> int:
     except ValueError:
         ctx.error("(2) option: expected a proper numerical parameter")
         return 2
-    method = values.get("X") or ("HEAD" if "I" in flags else "POST" if data else "GET")
-    body = "&".join(data).encode("utf-8")
-    if data and not any(k.lower() == "content-type" for k, _ in headers):
+    upload = None
+    if "T" in values:
+        try:
+            upload = ctx.fs.read(values["T"], ctx.cwd)
+        except FsError as exc:
+            ctx.error(f"(26) Failed to open/read local data from file/application ({exc.strerror_text})")
+            return 26
+        operands = [u + values["T"].rsplit("/", 1)[-1] if u.endswith("/") else u for u in operands]
+    method = values.get("X") or ("HEAD" if "I" in flags else "PUT" if upload is not None else "POST" if data else "GET")
+    body = upload if upload is not None else "&".join(data).encode("utf-8", "surrogateescape")
+    if data and upload is None and not any(k.lower() == "content-type" for k, _ in headers):
         headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+    if "u" in values:
+        if ":" not in values["u"]:
+            ctx.error("(2) -u needs USER:PASSWORD (there is no terminal to ask for a password)")
+            return 2
+        token = base64.b64encode(values["u"].encode("utf-8")).decode("ascii")
+        headers.append(("Authorization", f"Basic {token}"))
+    jar: dict[str, tuple[str, str]] | None = None  # the cookie engine: name -> (value, domain)
+    if "b" in values or "c" in values:
+        given = values.get("b", "")
+        jar = {name: (value, "") for name, value in _cookie_pairs(given).items()} if "=" in given else {}
+        if given and "=" not in given:
+            with contextlib.suppress(FsError):  # curl reads a missing cookie file as an empty one
+                jar = _read_jar(ctx.fs.read(given, ctx.cwd).decode("utf-8", "replace"))
     if not any(k.lower() == "user-agent" for k, _ in headers):
         headers.append(("User-Agent", values.get("A", USER_AGENT)))
     headers.append(("Accept", "*/*"))
     status_code = 0
     for url in operands:
         try:
-            status_code = _transfer(ctx, url, method, headers, body, flags, values, max_redirs, limit_us) or status_code
+            status_code = _transfer(ctx, url, method, headers, body, flags, values, max_redirs, limit_us, jar) or status_code
         except _Failed as failed:
             if show:
                 ctx.error(f"({failed.code}) {failed.message}")
             status_code = failed.code
+    if "c" in values and jar is not None:
+        text = "# Netscape HTTP Cookie File\n# This file was generated by curl on a cwgym machine.\n\n"
+        text += "".join(f"{domain}\tFALSE\t/\tFALSE\t0\t{name}\t{value}\n" for name, (value, domain) in sorted(jar.items()))
+        try:
+            ctx.fs.write(values["c"], ctx.cwd, text.encode("utf-8"))
+        except FsError as exc:
+            ctx.error(f"(23) Failed to save cookies in {values['c']} ({exc.strerror_text})")
+            return 23
     return status_code
 
 
+def _cookie_pairs(text: str) -> dict[str, str]:
+    pairs = {}
+    for part in text.split(";"):
+        name, sep, value = part.strip().partition("=")
+        if sep and name:
+            pairs[name] = value
+    return pairs
+
+
+def _read_jar(text: str) -> dict[str, tuple[str, str]]:
+    """Cookies of a Netscape cookie file (``-b FILE``): name -> (value, domain). Every
+    cookie is sent to every host (the jar does not tell domains apart)."""
+    cookies = {}
+    for line in text.splitlines():
+        fields = line.split("\t")
+        if len(fields) == 7 and not line.startswith("#"):
+            cookies[fields[5]] = (fields[6], fields[0])
+    return cookies
+
+
 def _transfer(ctx: CommandContext, url: str, method: str, headers: list[tuple[str, str]], body: bytes,
-              flags: set[str], values: dict[str, str], max_redirs: int, limit_us: int | None) -> int:
+              flags: set[str], values: dict[str, str], max_redirs: int, limit_us: int | None,
+              jar: dict[str, tuple[str, str]] | None) -> int:
     net = ctx.machine.net
     start = ctx.machine.clock.now_us
     redirects = 0
@@ -152,9 +212,21 @@ def _transfer(ctx: CommandContext, url: str, method: str, headers: list[tuple[st
         if net is None:
             raise _Failed(7, f"Failed to connect to {host} port {port} after 0 ms: Network is unreachable")
         try:
-            status, reply_headers, payload = net.request(method, url, list(headers), body)
+            sent = list(headers)
+            if jar:
+                sent.append(("Cookie", "; ".join(f"{name}={value}" for name, (value, _) in jar.items())))
+            status, reply_headers, payload = net.request(method, url, sent, body)
         except NetFailure as exc:
             raise _failure(exc, host, port, (ctx.machine.clock.now_us - start) // 1000) from None
+        if jar is not None:
+            for name, value in reply_headers:
+                if name.lower() == "set-cookie":
+                    cname, _, rest = value.partition("=")
+                    cvalue = rest.split(";", 1)[0]
+                    if "max-age=0" in value.lower().replace(" ", ""):
+                        jar.pop(cname.strip(), None)
+                    else:
+                        jar[cname.strip()] = (cvalue, host)
         if limit_us is not None and ctx.machine.clock.now_us - start > limit_us:
             raise _Failed(28, f"Operation timed out after {(ctx.machine.clock.now_us - start) // 1000} milliseconds")
         location = next((v for k, v in reply_headers if k.lower() == "location"), None)
