@@ -214,8 +214,8 @@ class Ctx:
         self.cookies = _cookies(request.headers.get("cookie") or "")
         self.form: dict[str, str] = {}
         self.json: Any = None
+        self.user: str | None = None
         self._read_body()
-        self.user = self._signed_in()
 
     @property
     def path(self) -> str:
@@ -247,7 +247,12 @@ class Ctx:
         else:  # curl -d and browsers send application/x-www-form-urlencoded
             self.form = dict(parse_qsl(text, keep_blank_values=True))
 
-    def _signed_in(self) -> str | None:
+    def signed_in(self) -> str | None:
+        """Who the request's ``sid`` cookie or Basic credentials name (``None``: nobody).
+
+        Raises:
+            HttpError: ``400`` malformed credentials, ``401`` wrong ones.
+        """
         sessions = self.state.get("sessions", {})
         user = sessions.get(self.cookies.get("sid", ""))
         if user is not None:
@@ -326,7 +331,7 @@ class WebService(ServiceKind):
         state = {} if initial_state is None else initial_state
         if not isinstance(state, dict):
             raise ValueError(f"{where}: an object, got {type(state).__name__}")
-        known = {"users": list, "sessions": dict, "next_session": int, **self.fields}
+        known = {"users": (list, dict), "sessions": dict, "next_session": int, **self.fields}  # dict: a built state
         check_fields(state, where, known)
         users = self._users(state.get("users", []), f"{where}.users")
         rest = {k: v for k, v in state.items() if k not in ("users", "sessions", "next_session")}
@@ -366,6 +371,7 @@ class WebService(ServiceKind):
         except HttpError as exc:
             return self._error_response(None, exc), state
         try:
+            ctx.user = ctx.signed_in()
             reply = self._dispatch(ctx)
         except _SignIn as exc:
             return self._respond(ctx, Redirect(f"/login?next={quote(exc.back)}")), state
