@@ -593,7 +593,8 @@ class Runtime:
             if clash:
                 raise RuntimeError(f"subsystem {sub.name!r} inspects keys another subsystem uses: {clash}")
             state.update(part)
-        state["services"] = [msgspec.to_builtins(s) for s in self.definition.services]
+        states = self.network.services  # each service as defined, with its state now
+        state["services"] = [{**msgspec.to_builtins(s), "state": states[s.id]} for s in self.definition.services]
         determinism = state.setdefault("determinism", {})
         determinism["journal"] = {"entries": len(self.journal), "head": self.journal.chain}
         return {

@@ -101,9 +101,8 @@ class Network(Subsystem):
 
     def inspect(self) -> dict[str, Any]:
         d = self.runtime.definition
-        return {"dns": {"records": len(d.network.dns), "cached": {n: sorted(a) for n, a in sorted(self.caches.items())}},
-                "services": {s.id: {"kind": s.kind, "node": s.node, "port": s.port, "domains": list(s.domains),
-                                    "state": self.services[s.id]} for s in d.services}}
+        # the services, with their states, are listed by the runtime beside their definitions
+        return {"dns": {"records": len(d.network.dns), "cached": {n: sorted(a) for n, a in sorted(self.caches.items())}}}
 
     # -- routing -----------------------------------------------------------------------
     def graph(self) -> Graph:
