@@ -323,8 +323,9 @@ class WebService(ServiceKind):
             for attr, fn in vars(klass).items():
                 for method, pattern in getattr(fn, "routes", ()):
                     table.append((method, _compile(pattern), attr))
-        # longer literal prefixes first, so /wiki/new wins over /wiki/{title}
-        cls._routes = sorted(table, key=lambda r: (-len(r[1].pattern.split("(?P")[0]), r[1].pattern))
+        # the most literal text first, so /wiki/new wins over /wiki/{title} and
+        # /events/{id}.ics over /events/{id}
+        cls._routes = sorted(table, key=lambda r: (-len(re.sub(r"\(\?P<\w+>[^)]*\)", "", r[1].pattern)), r[1].pattern))
 
     # -- state -------------------------------------------------------------------------
     def initial(self, initial_state: Any, where: str, definition: Any = None) -> Any:
