@@ -35,9 +35,13 @@ from cwgym.machine.view import NetFailure
 
 USER_AGENT = "curl/7.88.1"
 DEFAULT_MAX_REDIRS = 50
+#: The reason phrases of the status line ``-i`` prints (the services send the standard ones).
 _REASONS = {200: "OK", 201: "Created", 204: "No Content", 301: "Moved Permanently", 302: "Found", 303: "See Other",
-            307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 403: "Forbidden",
-            404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error", 501: "Not Implemented"}
+            304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request",
+            401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+            409: "Conflict", 410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type",
+            422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
+            501: "Not Implemented", 503: "Service Unavailable", 507: "Insufficient Storage"}
 
 SPEC = OptionSpec(
     short="sSfiIo:OLX:d:H:A:w:m:u:b:c:T:",

@@ -1,0 +1,131 @@
+"""The world's search index, shared by the ``search`` and ``assistant`` kinds.
+
+An entry is ``{title, url, snippet, keywords}``. :func:`world_entries` gathers the
+``search_entries`` of every service of a world definition (a path url is joined to the
+service's first domain, with its port when that is not 80); :func:`entries` checks a kind's
+own ``initial_state.entries``. :func:`rank` scores entries against query terms: for each
+distinct term, 3 × its count in the title + 2 × in the keywords + 1 × in the snippet;
+entries scoring 0 are left out, ties go to the url, then to the index order. Terms are
+lower-cased runs of letters and digits with a plural ``s`` dropped (``printers`` finds
+``printer``). Pure functions of plain data: no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cwgym.services.framework import check_fields
+
+__all__ = ["entries", "index_for", "rank", "terms", "world_entries"]
+
+_WORD = re.compile(r"[^\W_]+")
+_ENTRY_FIELDS = {"title": str, "url": str, "snippet": str, "keywords": list}
+TITLE_WEIGHT, KEYWORD_WEIGHT, SNIPPET_WEIGHT = 3, 2, 1
+
+
+def terms(text: str) -> list[str]:
+    """The search terms of ``text``, in order (repeats kept)."""
+    out = []
+    for word in _WORD.findall(text.lower()):
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    return obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+
+
+def entry(value: Any, where: str, base: str | None = None) -> dict:
+    """One entry checked and filled (``snippet`` "", ``keywords`` []); a path url is joined
+    to ``base`` (``http://host[:port]``) when given, else refused.
+
+    Raises:
+        ValueError: naming ``where`` and the field.
+    """
+    check_fields(value, where, _ENTRY_FIELDS, ("title", "url"))
+    title, url = value["title"].strip(), value["url"].strip()
+    if not title:
+        raise ValueError(f"{where}.title: empty")
+    if len(title) > 500:
+        raise ValueError(f"{where}.title: longer than 500 characters")
+    if url.startswith("/") and base is not None:
+        url = base + url
+    elif not re.match(r"^https?://[^/\s]+(/\S*)?$", url):
+        hint = "http://host/path or a path starting with /" if base is not None else "an absolute http:// or https:// url"
+        raise ValueError(f"{where}.url: {value['url']!r} is not {hint}")
+    keywords = value.get("keywords", [])
+    for k, word in enumerate(keywords):
+        if not isinstance(word, str):
+            raise ValueError(f"{where}.keywords[{k}]: expected str, got {type(word).__name__}")
+    return {"title": title, "url": url, "snippet": value.get("snippet", ""), "keywords": list(keywords)}
+
+
+def entries(value: Any, where: str) -> list[dict]:
+    """A kind's own ``entries`` (absolute urls only), checked and filled."""
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: a list of entries, got {type(value).__name__}")
+    return [entry(e, f"{where}[{j}]") for j, e in enumerate(value)]
+
+
+def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]:
+    """Every service's ``search_entries`` in definition order (and, with
+    ``search_kinds_too``, the ``initial_state.entries`` of every ``search`` service).
+
+    Raises:
+        ValueError: naming ``$.services[i].search_entries[j]`` (or the initial state's path).
+    """
+    if definition is None:
+        return []
+    out: list[dict] = []
+    for i, service in enumerate(_get(definition, "services", []) or []):
+        domains = _get(service, "domains", []) or []
+        port = _get(service, "port", 80)
+        base = f"http://{domains[0]}{'' if port == 80 else f':{port}'}" if domains else None
+        listed = _get(service, "search_entries", []) or []
+        if not isinstance(listed, list):
+            raise ValueError(f"$.services[{i}].search_entries: a list of entries")
+        for j, value in enumerate(listed):
+            where = f"$.services[{i}].search_entries[{j}]"
+            if base is None and isinstance(value, dict) and isinstance(value.get("url"), str) and value["url"].startswith("/"):
+                raise ValueError(f"{where}.url: a path url needs the service to have a domain")
+            out.append(entry(value, where, base))
+        if search_kinds_too and _get(service, "kind") == "search":
+            own = _get(service, "initial_state")
+            if isinstance(own, dict) and "entries" in own:
+                out.extend(entries(own["entries"], f"$.services[{i}].initial_state.entries"))
+    return out
+
+
+def index_for(state: dict, where: str, definition: Any, search_kinds_too: bool = False) -> tuple[list[dict], list[dict]]:
+    """``(own entries, index)`` for a kind's state: the index is the world's entries then the
+    own ones. A state that already holds an ``index`` must hold this one (outside a world,
+    with no definition, a carried index is checked and kept)."""
+    own = entries(state.get("entries", []), f"{where}.entries")
+    carried = state.get("index")
+    if carried is not None and definition is None:
+        return own, entries(carried, f"{where}.index")
+    index = [*world_entries(definition, search_kinds_too), *own]
+    if carried is not None and carried != index:
+        raise ValueError(f"{where}.index: does not match the search entries of this world")
+    return own, index
+
+
+def rank(index: list[dict], query_terms: list[str]) -> list[tuple[int, dict]]:
+    """``(score, entry)`` for every entry matching a term, best first, ties by url then
+    index order."""
+    wanted = list(dict.fromkeys(query_terms))
+    if not wanted:
+        return []
+    scored = []
+    for position, item in enumerate(index):
+        title, snippet = terms(item["title"]), terms(item["snippet"])
+        keywords = [t for k in item["keywords"] for t in terms(k)]
+        score = sum(TITLE_WEIGHT * title.count(t) + KEYWORD_WEIGHT * keywords.count(t) + SNIPPET_WEIGHT * snippet.count(t)
+                    for t in wanted)
+        if score:
+            scored.append((-score, item["url"], position, item))
+    scored.sort(key=lambda s: s[:3])
+    return [(-s[0], s[3]) for s in scored]
