@@ -56,6 +56,7 @@ from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
 from cwgym.net.http import Request, Response
 from cwgym.net.network import Network
+from cwgym.net.public_web import join_public_web
 from cwgym.protocol import BUILTIN_CHANNELS, BUILTIN_FAMILIES, errors
 from cwgym.protocol.config import EnvironmentConfig
 from cwgym.protocol.definition import (
@@ -64,6 +65,7 @@ from cwgym.protocol.definition import (
     Link,
     Node,
     WorldDefinition,
+    check_definition,
     load_definition,
 )
 from cwgym.protocol.envelope import ActionEnvelope, ActionOutcome, parse_envelope
@@ -98,6 +100,9 @@ class Runtime:
     """A world's definition, state, history and caches; see the module docstring."""
 
     def __init__(self, definition: WorldDefinition, seed: int) -> None:
+        if definition.internet:  # the bundled public web joins the world's own network
+            definition = join_public_web(definition)
+            check_definition(definition)
         self.definition = definition
         self.definition_plain = definition.to_plain()
         self.definition_digest = sha256_hex(canonical(self.definition_plain))

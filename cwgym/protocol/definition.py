@@ -276,9 +276,9 @@ def check_definition(d: WorldDefinition) -> None:
     """Check references, identities, addresses and listeners; raise on the first problem."""
     if not d.id or not d.id.strip():
         raise DefinitionError("$.id", "world id must not be blank")
-    if d.internet:
+    if d.internet and not d.network.gateway.allow_internet:
         raise DefinitionError(
-            "$.internet", "this version has no public internet to join: set internet to false and declare the sites as services"
+            "$.internet", "joining the public web needs network.gateway.allow_internet: true (it would be unreachable)"
         )
     profiles = _unique(d.profiles, "profile", "$.profiles")
     for i, profile in enumerate(d.profiles):

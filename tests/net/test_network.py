@@ -180,10 +180,10 @@ def test_a_static_service_refuses_a_malformed_initial_state_naming_it():
         World(d, seed=1)
 
 
-def test_internet_true_is_refused_until_there_is_a_public_web():
+def test_internet_true_needs_the_gateway_to_allow_the_internet():
     d = office()
     d["internet"] = True
-    with pytest.raises(DefinitionError, match=r"\$\.internet"):
+    with pytest.raises(DefinitionError, match=r"\$\.internet: joining the public web needs network.gateway.allow_internet"):
         World(d, seed=1)
 
 
