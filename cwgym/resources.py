@@ -99,6 +99,37 @@ def load_world(name: str = DEFAULT_WORLD) -> dict[str, Any]:
         raise DataError(f"no world {name!r}; known worlds: {', '.join(world_names())} (or give a world.json path)")
     try:
         with path.open("rb") as handle:
-            return json.load(handle)
+            world = json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not a readable JSON file ({exc})") from None
+    return _with_includes(world, path.parent, "$")
+
+
+#: The key of an object that stands for a file shipped beside the world: ``{"$include": "pages/a.md"}``.
+INCLUDE = "$include"
+
+
+def _with_includes(value: Any, folder: Path, where: str) -> Any:
+    """``value`` with every ``{"$include": "relative/path"}`` replaced by that file: parsed
+    when it ends in ``.json``, text otherwise. Paths stay inside the world's folder.
+
+    Raises:
+        DataError: naming the JSON path, for a missing or unreadable file, or one outside.
+    """
+    if isinstance(value, list):
+        return [_with_includes(v, folder, f"{where}[{i}]") for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    if INCLUDE not in value:
+        return {k: _with_includes(v, folder, f"{where}.{k}") for k, v in value.items()}
+    name = value[INCLUDE]
+    if len(value) != 1 or not isinstance(name, str) or not name:
+        raise DataError(f"{where}: an include is {{\"{INCLUDE}\": \"relative/path\"}} and nothing else")
+    target = (folder / name).resolve()
+    if folder.resolve() not in target.parents:
+        raise DataError(f"{where}: {name!r} is outside the world's folder")
+    try:
+        text = target.read_text(encoding="utf-8")
+        return json.loads(text) if target.suffix == ".json" else text
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{where}: cannot include {name!r} ({exc})") from None
