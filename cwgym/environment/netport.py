@@ -4,6 +4,7 @@ world wires into each machine, so ``curl``, ``wget``, ``ping`` and the resolvers
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from cwgym.machine.etc import HOSTS, hosts_address
@@ -19,10 +20,17 @@ def hosts_lookup(machine: Any, name: str) -> str | None:
     """The address ``machine``'s ``/etc/hosts`` gives ``name`` (``None``: not listed, or
     the file is gone or unreadable)."""
     try:
-        text = machine.fs.read_path(HOSTS).decode("utf-8", "replace")
+        data = machine.fs.read_path(HOSTS)
     except FsError:
         return None
-    return hosts_address(text, name)
+    return _hosts_address(data, name)
+
+
+@lru_cache(maxsize=1024)
+def _hosts_address(data: bytes, name: str) -> str | None:
+    """:func:`hosts_address` of a file's bytes (an unchanged file is the same bytes object,
+    so asking again costs a hash)."""
+    return hosts_address(data.decode("utf-8", "replace"), name)
 
 
 class MachineNet:

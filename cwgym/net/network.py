@@ -20,6 +20,7 @@ routes, gateway and services are the definition's.
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 from typing import Any
 
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert
@@ -240,6 +241,7 @@ class Network(Subsystem):
         return None
 
 
+@lru_cache(maxsize=4096)
 def is_address(host: str) -> bool:
     """Whether ``host`` is an IP address rather than a name."""
     try:
@@ -249,6 +251,7 @@ def is_address(host: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=4096)
 def is_loopback(address: str) -> bool:
     """Whether ``address`` is this node's own (``127.0.0.0/8``, ``::1``)."""
     try:

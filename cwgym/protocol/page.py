@@ -13,6 +13,7 @@ functions of the page.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Literal, Union
 
@@ -150,7 +151,22 @@ class Page(msgspec.Struct, frozen=True):
 def assign_ids(page: Page) -> Page:
     """``page`` with every empty ``id`` named by the element's kind and position
     (``heading-3``, ``form-1.input-2``): stable for the same page structure."""
+    return _cached(_assign_ids, page)
+
+
+@lru_cache(maxsize=512)
+def _assign_ids(page: Page) -> Page:
     return msgspec.structs.replace(page, elements=_assign(page.elements, ""))
+
+
+def _cached(fn, page: Page):
+    """``fn(page)`` through its cache: pages repeat (the same empty inbox, the same form),
+    and a page built with a list somewhere is not hashable, so it is rendered afresh."""
+    try:
+        hash(page)
+    except TypeError:
+        return fn.__wrapped__(page)
+    return fn(page)
 
 
 def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
@@ -184,6 +200,11 @@ def projection(page: Page) -> dict:
 
 def to_html(page: Page) -> str:
     """The page as an HTML5 document; ids become ``id`` attributes."""
+    return _cached(_to_html, page)
+
+
+@lru_cache(maxsize=512)
+def _to_html(page: Page) -> str:
     body = "".join(_html(e) for e in page.elements)
     return (f'<!DOCTYPE html>\n<html lang="{escape(page.lang)}">\n<head><meta charset="utf-8">'
             f"<title>{escape(page.title)}</title></head>\n<body>\n{body}</body>\n</html>\n")

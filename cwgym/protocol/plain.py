@@ -139,6 +139,10 @@ def _json_text(text: str, path: str, limit: int, what: str) -> None:
         raise NotPlainData(f"a {what} holds a lone surrogate (not valid Unicode)", path) from None
 
 
+#: Immutable element types a list may be copied shallowly for.
+_SCALARS = frozenset({int, float, str, bool, type(None), bytes})
+
+
 def clone(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists and tuples are rebuilt; scalars, strings and
     bytes are immutable and shared)."""
@@ -146,6 +150,8 @@ def clone(value: Any) -> Any:
     if kind is dict:
         return {key: clone(item) for key, item in value.items()}
     if kind is list:
+        if _SCALARS.issuperset(map(type, value)):  # a body's bytes, a row of numbers: one C-level copy
+            return value.copy()
         return [clone(item) for item in value]
     if kind is tuple:
         return tuple(clone(item) for item in value)
