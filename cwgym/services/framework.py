@@ -332,11 +332,18 @@ class WebService(ServiceKind):
         state = {} if initial_state is None else initial_state
         if not isinstance(state, dict):
             raise ValueError(f"{where}: an object, got {type(state).__name__}")
-        known = {"users": (list, dict), "sessions": dict, "next_session": int, **self.fields}  # dict: a built state
+        # dict: a built state. ``brand`` (the site's name) is every kind's, as in the reference engine
+        known = {"users": (list, dict), "sessions": dict, "next_session": int, "brand": str, **self.fields}
         check_fields(state, where, known)
         users = self._users(state.get("users", []), f"{where}.users")
-        rest = {k: v for k, v in state.items() if k not in ("users", "sessions", "next_session")}
+        own_brand = "brand" in self.fields  # a kind that shows its brand its own way keeps it
+        framework = ("users", "sessions", "next_session") + (() if own_brand else ("brand",))
+        rest = {k: v for k, v in state.items() if k not in framework}
         built = self.validate(rest, where, users, definition)
+        if not own_brand and "brand" in state:
+            if not state["brand"].strip():
+                raise ValueError(f"{where}.brand: the site's name must not be blank")
+            built = {**built, "brand": state["brand"]}
         sessions = state.get("sessions", {})
         if not all(isinstance(k, str) and v in users for k, v in sessions.items()):
             raise ValueError(f"{where}.sessions: each session names an account")
@@ -426,13 +433,14 @@ class WebService(ServiceKind):
     # -- pages -------------------------------------------------------------------------
     def page(self, ctx: Ctx, title: str, body: Iterable[Element]) -> Page:
         """A page of this service: the brand, who is signed in, then ``body``."""
-        head: list[Element] = [Link(self.title, "/", id="brand")]
+        brand = ctx.state.get("brand", self.title)
+        head: list[Element] = [Link(brand, "/", id="brand")]
         if ctx.user is None:
             head.append(Link("Sign in", "/login", id="sign-in"))
         else:
             head.append(Text(f"Signed in as {ctx.state['users'][ctx.user]['display']}", id="signed-in"))
             head.append(Form("/logout", (Button("Sign out", id="sign-out"),), id="logout"))
-        return Page(f"{title} — {self.title}" if title != self.title else title, (*head, *body))
+        return Page(f"{title} — {brand}" if title not in (self.title, brand) else title, (*head, *body))
 
     # -- accounts ----------------------------------------------------------------------
     @route("GET", "/login")

@@ -98,3 +98,12 @@ def test_a_request_never_mutates_the_state_it_was_given(kind):
         _, after = service.handle(state, request, "reception", 0)
         assert state == frozen
         state, frozen = after, copy.deepcopy(after)
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "static"])
+def test_every_site_takes_a_brand_as_worlds_written_for_the_reference_engine_give_it(kind):
+    world = world_with(kind, {"brand": "Acme Intranet"})
+    home = get(world, "/")
+    assert home["status"] == 200 and b"Acme Intranet" in home["body"]
+    with pytest.raises((DefinitionError, ValueError), match=r"services\[1\]\.initial_state\.brand"):
+        world_with(kind, {"brand": 7})
