@@ -37,6 +37,8 @@ __all__ = [
     "Text",
     "TextArea",
     "assign_ids",
+    "page_from_json",
+    "page_json",
     "projection",
     "to_html",
 ]
@@ -183,6 +185,26 @@ def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
             changes["rows"] = tuple(_assign(row, f"{eid}.r{r}.") for r, row in enumerate(element.rows, 1))
         out.append(msgspec.structs.replace(element, **changes))
     return tuple(out)
+
+
+# -- the model on the wire ------------------------------------------------------------------
+
+
+def page_json(page: Page) -> bytes:
+    """``page`` as JSON bytes (what a service sends a browser that asks for the model)."""
+    return msgspec.json.encode(page)
+
+
+def page_from_json(data: bytes) -> Page:
+    """The page in JSON ``data``.
+
+    Raises:
+        ValueError: not a page (the message names the field).
+    """
+    try:
+        return msgspec.json.decode(data, type=Page)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ValueError(f"not a page: {exc}") from None
 
 
 # -- projection ---------------------------------------------------------------------------

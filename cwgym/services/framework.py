@@ -50,6 +50,7 @@ from cwgym.protocol.page import (
     Page,
     Text,
     assign_ids,
+    page_json,
     to_html,
 )
 
@@ -69,6 +70,9 @@ __all__ = [
 
 #: Names of accounts: letters, digits, dot, dash, underscore.
 USER_NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+#: The media type of a page sent as the page model itself (a browser's ``Accept`` asks for it).
+PAGE_TYPE = "application/vnd.cwgym.page+json"
+
 #: The largest request body a service reads (larger is ``413``).
 MAX_BODY = 1 << 20
 
@@ -264,7 +268,7 @@ class Ctx:
             except (ValueError, UnicodeDecodeError):
                 raise HttpError(400, "malformed Basic credentials") from None
             account = self.state.get("users", {}).get(name)
-            if account is None or account["password"] != password:
+            if account is None or not account["password"] or account["password"] != password:
                 raise HttpError(401, "wrong user name or password")
             return name
         return None
@@ -356,6 +360,8 @@ class WebService(ServiceKind):
         users: dict[str, dict] = {}
         for i, user in enumerate(value):
             at = f"{where}[{i}]"
+            if isinstance(user, str):  # a name alone (the reference engine's form): an account without a password
+                user = {"name": user, "password": ""}
             check_fields(user, at, {"name": str, "password": str, "display": str, "email": str}, ("name", "password"))
             if not USER_NAME.match(user["name"]):
                 raise ValueError(f"{at}.name: letters, digits, '.', '-' and '_' only")
@@ -409,6 +415,9 @@ class WebService(ServiceKind):
 
     def _respond(self, ctx: Ctx, reply: Any) -> Response:
         extra = [("Set-Cookie", c) for c in ctx.set_cookies]
+        if isinstance(reply, Page) and PAGE_TYPE in (ctx.request.headers.get("accept") or ""):
+            body = page_json(assign_ids(reply))  # a browser asks for the page model itself
+            return Response(200, Headers((("Content-Type", PAGE_TYPE), ("Content-Length", str(len(body))), *extra)), body)
         if isinstance(reply, Page):
             body = to_html(assign_ids(reply)).encode("utf-8")
             return Response(200, Headers((("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))), *extra)), body)
@@ -459,7 +468,7 @@ class WebService(ServiceKind):
     def login(self, ctx: Ctx) -> Any:
         name, password = ctx.field("username"), ctx.field("password")
         account = ctx.state["users"].get(name)
-        if account is None or account["password"] != password:
+        if account is None or not account["password"] or account["password"] != password:
             raise HttpError(403, "wrong user name or password")
         n = ctx.state["next_session"]
         token = hashlib.sha256(f"{name}\0{account['password']}\0{n}".encode()).hexdigest()[:32]

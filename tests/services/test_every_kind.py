@@ -107,3 +107,25 @@ def test_every_site_takes_a_brand_as_worlds_written_for_the_reference_engine_giv
     assert home["status"] == 200 and b"Acme Intranet" in home["body"]
     with pytest.raises((DefinitionError, ValueError), match=r"services\[1\]\.initial_state\.brand"):
         world_with(kind, {"brand": 7})
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "static"])
+def test_a_browser_that_asks_for_the_page_model_gets_the_same_page(kind):
+    from cwgym.protocol.page import page_from_json, to_html
+    from cwgym.services.framework import PAGE_TYPE
+
+    world = world_with(kind, {})
+    model = get(world, "/", headers={"Accept": f"{PAGE_TYPE}, text/html;q=0.9"})
+    assert model["headers"]["content-type"] == PAGE_TYPE
+    html = get(world, "/")["body"].decode()
+    assert to_html(page_from_json(model["body"])) == html
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "static"])
+def test_accounts_given_by_name_alone_load_and_cannot_sign_in_with_a_password(kind):
+    world = world_with(kind, {"users": ["ada"]})
+    assert get(world, "/")["status"] == 200
+    login = get(world, "/login", "POST", body="username=ada&password=", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert login["status"] in (400, 403)
+    login = get(world, "/login", "POST", body="username=ada&password=x", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert login["status"] == 403
