@@ -248,11 +248,16 @@ def compose(seat: SeatLike, width: int, height: int) -> Scene:
 
 def _state_key(seat: SeatLike, width: int, height: int) -> tuple:
     """Everything ``_compose`` reads, for a cache of one theme and grant: the viewport, the
-    machine's state and time, and the desktop's windows, stacking, focus, panel and
-    selected icon (not the pointer press or viewport, which paint nothing)."""
+    machine's files, clipboard and minute (the top bar's clock and the file manager's dates
+    show no finer time), and the desktop's windows, stacking, focus, panel and selected
+    icon (not the pointer press or viewport, which paint nothing). What an application
+    paints may depend on these and its own state only (see ``App.paint_key``): processes
+    and the shell's variables paint nothing, so a command that only prints leaves the
+    screen's key as it was and the screen is not composed again."""
     machine = seat.machine
     windows, stack, focused, _, panel, selected, _, _ = seat.desk.frozen()
-    return (width, height, machine.digest(), machine.clock.now_us, windows, stack, focused, panel, selected)
+    minute = machine.clock.now_us // 60_000_000
+    return (width, height, machine.fs.digest(), machine.clipboard, minute, windows, stack, focused, panel, selected)
 
 
 def _compose(seat: SeatLike, width: int, height: int) -> Scene:

@@ -285,6 +285,10 @@ class App:
         return 0
 
     def paint_key(self, ctx: AppContext, state: Any) -> Any:
+        """What the window shows beyond its own state, read from the machine: it keys the
+        repaint cache. It may read the machine's files, clipboard and clock to the minute,
+        nothing else (the compositor recomposes when one of those changes, not when a
+        process starts or a shell variable is set)."""
         return None
 
     def can_close(self, ctx: AppContext, state: Any) -> bool:
