@@ -12,7 +12,8 @@ its own part of ``initial_state`` in :meth:`WebService.validate`::
         def home(self, ctx):
             return self.page(ctx, "Notes", [Heading("Notes")])
 
-A handler gets a :class:`Ctx` and returns a :class:`~cwgym.protocol.page.Page` (HTML, 200),
+A ``PUT`` whose body is neither a form nor JSON is an upload: it is not parsed, and the
+handler reads ``ctx.request.body`` as bytes. A handler gets a :class:`Ctx` and returns a :class:`~cwgym.protocol.page.Page` (HTML, 200),
 a :class:`Json` or a :class:`Redirect` (``303 See Other``), or raises :class:`HttpError`
 (``400`` with a message, ``403``, ``404``...): a malformed request never becomes a
 traceback. To change state a handler assigns ``ctx.state`` a new value built with
@@ -237,6 +238,8 @@ class Ctx:
         if len(body) > MAX_BODY:
             raise HttpError(413, f"the body is over {MAX_BODY} bytes")
         kind = (self.request.headers.get("content-type") or "").split(";")[0].strip().lower()
+        if self.request.method == "PUT" and kind not in ("application/json", "application/x-www-form-urlencoded"):
+            return  # an upload (curl -T): the handler reads ctx.request.body as it is
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
