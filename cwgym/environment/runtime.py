@@ -36,13 +36,14 @@ from cwgym.desktop.scene_cache import SceneCache
 from cwgym.desktop.seat import Seat
 from cwgym.desktop.state import Desktop
 from cwgym.desktop.themes import THEMES
+from cwgym.environment.browsers import Browsers  # noqa: F401 — the built-in subsystems register
 from cwgym.environment.channels import CHANNELS
 from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
 from cwgym.environment.external import Externals
 from cwgym.environment.families import FAMILIES
 from cwgym.environment.netport import MachineNet, fetch_from
-from cwgym.environment.session import Session, Sessions  # the built-in subsystems register
+from cwgym.environment.session import Session, Sessions
 from cwgym.environment.signing import sign, verify
 from cwgym.environment.topology import Topology
 from cwgym.kernel import Journal, verify_chain
@@ -678,6 +679,7 @@ class Runtime:
         topology.nodes = tuple(n for n in topology.nodes if n.id != node_id)
         topology.links = tuple(link for link in topology.links if node_id not in (link.from_, link.to))
         self.machines.remove(computer_id)
+        self.subsystems["browsers"].by_machine.pop(computer_id, None)
         revoked = []
         for session in self.sessions:
             if computer_id not in session.machines:
