@@ -1,7 +1,8 @@
 """Browser rows: a browser.v1 navigate to the office wiki's home page (an empty wiki,
 DNS cached), and a form fill, each beside the reference engine doing the same in the same
-world in the same run. The reference opens a browser window on a themed desktop; this
-session has no desktop, so neither paints."""
+world in the same run. Not like for like yet: the reference lays the page out (its
+navigate took 77 ms p50 on this machine, its reload 2.8 ms), while cwgym's browser is
+headless until page layout lands."""
 
 from __future__ import annotations
 
