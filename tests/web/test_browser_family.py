@@ -107,3 +107,14 @@ def test_the_browser_is_world_state(company):
     assert broken != world.export_snapshot()
     with pytest.raises(ValueError, match=r"browsers\.maya-ws"):
         World(company).import_snapshot(broken)
+
+
+def test_a_name_in_etc_hosts_is_an_address_in_the_address_bar(company):
+    maya = next(c for c in company["computers"] if c["id"] == "maya-ws")
+    maya["initial_files"]["/etc/hosts"] = "127.0.0.1 localhost\n10.40.2.10 intranet\n"
+    act = browser(World(company))
+    assert act("navigate", url="intranet")["observed"]["url"] == "https://intranet/"  # not a search
+    home = act("navigate", url="http://intranet/")["value"]
+    assert home["title"] == "http://intranet/"  # a hand-written page without a <title>: the URL, as browsers show it
+    assert home["elements"][0] == {"kind": "heading", "text": "Northwind Analytics intranet", "level": 1, "id": "heading-1"}
+    assert act("navigate", url="http://intranet/status.txt")["value"]["elements"][0]["text"].startswith("billing-export")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
+from cwgym.environment.netport import hosts_lookup
 from cwgym.net.http import NetError
 from cwgym.protocol import errors
 from cwgym.protocol.page import projection
@@ -100,6 +101,8 @@ def _resolves(ctx: ActionContext):
     source = ctx.runtime.topology.computer(ctx.machine.id).node_id
 
     def resolves(host: str) -> bool:
+        if hosts_lookup(ctx.runtime.machines[ctx.machine.id], host) is not None:
+            return True  # the machine's /etc/hosts answers before DNS, for the address bar too
         try:
             network.resolve(source, host)
         except NetError:
