@@ -249,3 +249,10 @@ def test_a_machine_outside_a_world_has_files_but_no_resolver():
     assert machine.execute("getent hosts localhost").stdout == "127.0.0.1       localhost\n"
     assert machine.execute("getent hosts fileserver").exit_code == 2
     assert machine.execute("ip -br a").stdout == BRIEF
+
+
+def test_host_refuses_ipv6_transport_there_is_none():
+    world = World(office())
+    run, _ = shell(world)
+    result = run("host -6 intranet.office.internal")
+    assert result["exit_code"] == 1 and "IPv6 query transport (-6): this world's network has no IPv6" in result["stderr"]

@@ -7,8 +7,9 @@ An unknown name prints ``Host NAME not found: 3(NXDOMAIN)``. Messages go to stdo
 usage to stderr, as bind9 9.18 (Ubuntu 24.04) does.
 
 Options: ``-t A`` (the only query type the world's DNS answers; any other type is refused,
-naming the supported one), ``-4``/``-6``/``-T``/``-U``/``-w``/``-s`` and ``-W``/``-R``/``-N``
-with their argument (transport tuning: accepted and without effect), ``-V`` (the version).
+naming the supported one), ``-4``/``-T``/``-U``/``-w``/``-s`` and ``-W``/``-R``/``-N`` with
+their argument (they hold as given: IPv4 is the only transport, the world's DNS answers at
+once and has no search list), ``-V`` (the version). ``-6`` is refused: there is no IPv6.
 ``-v``/``-d``/``-a``/``-A`` (verbose dig-style output), ``-l`` (zone transfer), ``-C``,
 ``-r``, ``-c``, ``-p``, ``-m``, ``-i`` and a ``SERVER`` operand are refused with a message.
 
@@ -60,11 +61,15 @@ USAGE = (
 NO_SERVERS = ";; connection timed out; no servers could be reached\n"
 #: options that take an argument (bind9's optstring "46aAc:dilnm:rst:vVwCDN:R:TUW:" plus -p)
 _WITH_ARG = frozenset("cmtNRWp")
-_NO_EFFECT = frozenset("46TUwsWRN")
+#: Options that hold as given without changing anything here: IPv4 transport (the only
+#: one), TCP or UDP, waiting, retries and the next-server rule (the world's DNS answers at
+#: once, never fails over), ndots (no search list).
+_NO_EFFECT = frozenset("4TUwsWRN")
 _REFUSED = {
     "a": "verbose output (-a)", "A": "verbose output (-A)", "v": "verbose output (-v)", "d": "verbose output (-d)",
     "l": "zone transfers (-l)", "C": "SOA comparison (-C)", "r": "non-recursive queries (-r)",
     "c": "query classes (-c)", "p": "querying another port (-p)", "m": "memory debugging (-m)",
+    "6": "IPv6 query transport (-6): this world's network has no IPv6",
     "i": "IP6.INT reverse lookups (-i)", "D": "debugging (-D)", "n": "IP6.INT reverse lookups (-n)",
 }
 
