@@ -420,9 +420,6 @@ class Calendar(WebService):
 
     @route("GET", "/events/{id}")
     def view(self, ctx: Ctx) -> Any:
-        if ctx.params["id"].endswith(".ics"):  # /events/{id}.ics (the router tries this route first)
-            ctx.params = {"id": ctx.params["id"][:-4]}
-            return self.ics(ctx)
         event = self._event(ctx)
         users = ctx.state["users"]
         e = event["id"]

@@ -53,9 +53,7 @@ import binascii
 from typing import Any, ClassVar
 from urllib.parse import quote
 
-import msgspec
-
-from cwgym.net.http import Headers, Request, Response
+from cwgym.net.http import Headers, Response
 from cwgym.net.services import SERVICE_KINDS
 from cwgym.protocol.page import Button, Form, Heading, Input, Link, ListBlock, Table, Text, TextArea
 from cwgym.services.framework import (
@@ -560,25 +558,8 @@ class Drive(WebService):
         ])
 
     # -- JSON API ------------------------------------------------------------------------
-    def handle(self, state: Any, request: Request, source: str, now_us: int) -> tuple[Response, Any]:
-        path = request.url.path.partition("?")[0]
-        if request.method != "PUT" or not path.startswith("/api/files/"):
-            return super().handle(state, request, source, now_us)
-        # An upload's body is the file, any bytes: read it here, not as a form.
-        try:
-            ctx = Ctx(self, state, msgspec.structs.replace(request, body=b""), source, now_us)
-        except HttpError as exc:
-            return self._error_response(None, exc), state
-        ctx.request = request
-        ctx.params = {"path": ctx.path[len("/api/files/"):]}
-        try:
-            ctx.user = ctx.signed_in()
-            reply = self._put(ctx)
-        except HttpError as exc:
-            return self._error_response(ctx, exc), state
-        return self._respond(ctx, reply), ctx.state
-
-    def _put(self, ctx: Ctx) -> Json:
+    @route("PUT", "/api/files/{path...}")
+    def api_put(self, ctx: Ctx) -> Json:
         user = ctx.require_user()
         body = ctx.request.body
         if len(body) > MAX_BODY:

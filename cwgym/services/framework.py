@@ -12,8 +12,8 @@ its own part of ``initial_state`` in :meth:`WebService.validate`::
         def home(self, ctx):
             return self.page(ctx, "Notes", [Heading("Notes")])
 
-A ``PUT`` whose body is neither a form nor JSON is an upload: it is not parsed, and the
-handler reads ``ctx.request.body`` as bytes. A handler gets a :class:`Ctx` and returns a :class:`~cwgym.protocol.page.Page` (HTML, 200),
+A ``PUT`` whose body is neither a form nor JSON, or is not text at all, is an upload: it is
+not parsed, and the handler reads ``ctx.request.body`` as bytes. A handler gets a :class:`Ctx` and returns a :class:`~cwgym.protocol.page.Page` (HTML, 200),
 a :class:`Json` or a :class:`Redirect` (``303 See Other``), or raises :class:`HttpError`
 (``400`` with a message, ``403``, ``404``...): a malformed request never becomes a
 traceback. To change state a handler assigns ``ctx.state`` a new value built with
@@ -243,6 +243,8 @@ class Ctx:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
+            if self.request.method == "PUT":
+                return  # an upload of bytes, whatever type the client named
             raise HttpError(400, "the body is not UTF-8 text") from None
         if kind == "application/json":
             try:
