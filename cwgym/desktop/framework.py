@@ -23,6 +23,8 @@ Hooks (all optional but :meth:`App.create` and :meth:`App.paint`):
   instance a folder listing): handed to ``paint`` and part of the repaint cache key, so
   it must be hashable and compare equal exactly when it paints the same. Default ``None``.
 * ``title(state)`` / ``document(state)`` — what the title bar says, what it presents.
+* ``location(state)`` — where a navigating application is (a browser's URL): a change is
+  the ``navigate`` effect. Default ``""``.
 * ``tabs(state)`` / ``active_tab(state)`` — the titles of the window's tabs and the
   selected one (the scene's ``SceneWindow.tabs`` and ``active_tab``). Default: none, 0.
 * ``activate(ctx, state, target, point, modifiers)`` — a click on
@@ -274,6 +276,11 @@ class App:
         return self.label
 
     def document(self, state: Any) -> str:
+        return ""
+
+    def location(self, state: Any) -> str:
+        """Where the window has navigated to (a browser's tab, history entry and URL); a
+        change is reported as the ``navigate`` effect. Default ``""``: not a navigator."""
         return ""
 
     def tabs(self, state: Any) -> list[str]:

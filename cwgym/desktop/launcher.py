@@ -88,21 +88,25 @@ def _failed() -> ActionError:
 
 
 def installed(seat: SeatLike) -> list[str]:
-    """Installed application ids (aliases resolved), catalogue order, then others sorted."""
+    """Installed application ids (aliases resolved), catalogue order, then others sorted,
+    then the world's web apps (``metadata.desktop_apps``) when the browser is installed."""
     ids = {canonical_id(a) for a in seat.machine.installed_apps}
     ordered = [a for a in CATALOGUE if a in ids]
-    return ordered + sorted(ids - set(ordered))
+    web = sorted(a for a in seat.web_apps if a not in ids) if "browser" in ids else []
+    return ordered + sorted(ids - set(ordered)) + web
 
 
 def label(seat: SeatLike, app_id: str) -> str:
     """What the shell calls ``app_id``: the theme's name, the catalogue's, the app's own."""
+    if app_id in seat.web_apps and app_id not in LABELS:
+        return seat.web_apps[app_id][0]
     app = seat.apps.get(app_id)
     default = LABELS.get(app_id) or (app.label if app is not None and app.label else app_id)
     return seat.theme.label(app_id, default) if seat.theme is not None else default
 
 
 def _known(seat: SeatLike, app_id: str) -> bool:
-    return app_id in LABELS or seat.apps.get(app_id) is not None
+    return app_id in LABELS or seat.apps.get(app_id) is not None or app_id in seat.web_apps
 
 
 def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]:
@@ -114,7 +118,8 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
         ids = [a for a in CATALOGUE] + [a for a in have if a not in CATALOGUE]
     out = []
     for app_id in ids:
-        app = seat.apps.get(app_id)
+        web = app_id in seat.web_apps and app_id not in LABELS
+        app = seat.apps.get("browser" if web else app_id)
         is_installed = app_id in have_set
         blocked = _blocked(seat, app_id, is_installed)
         launchable = blocked is None and is_installed and app is not None
@@ -122,7 +127,7 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
             {
                 "id": app_id,
                 "label": label(seat, app_id),
-                "kind": app.kind if app is not None else kind_of(app_id),
+                "kind": "web" if web else app.kind if app is not None else kind_of(app_id),
                 "installed": is_installed,
                 "launchable": launchable,
                 "blocked_by": blocked,
@@ -136,9 +141,14 @@ def _blocked(seat: SeatLike, app_id: str, is_installed: bool) -> str | None:
         return errors.APPLICATION_NOT_INSTALLED
     if not seat.shell:
         return errors.NO_DESKTOP_SHELL
-    if app_id == "browser" and "browser.v1" not in seat.actions:
+    if _needs_browser(seat, app_id) and "browser.v1" not in seat.actions:
         return errors.BROWSER_FAMILY_REQUIRED
     return None
+
+
+def _needs_browser(seat: SeatLike, app_id: str) -> bool:
+    """The browser, and a world's web app (a browser window at its URL)."""
+    return app_id == "browser" or (app_id in seat.web_apps and app_id not in LABELS)
 
 
 # -- launching ------------------------------------------------------------------------------
@@ -157,8 +167,10 @@ def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
     app_id = canonical_id(kind)
     if not _known(seat, app_id) or app_id not in set(installed(seat)):
         raise ActionError(errors.NOT_FOUND, errors.APPLICATION_NOT_INSTALLED)
-    if app_id == "browser" and "browser.v1" not in seat.actions:
+    if _needs_browser(seat, app_id) and "browser.v1" not in seat.actions:
         raise ActionError(errors.DENIED, errors.BROWSER_FAMILY_REQUIRED)
+    if app_id != "browser" and _needs_browser(seat, app_id):  # a web app: the browser at its URL
+        app_id, argument = "browser", seat.web_apps[app_id][1]
     app = seat.apps.get(app_id)
     if app is None:
         raise _failed()

@@ -8,7 +8,7 @@ cache handed to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import cwgym.desktop.compositor as compositor
@@ -41,9 +41,11 @@ class Seat:
         shell: whether there is a desktop shell to drive (a theme and ``application.v1``).
         apps: the applications, by id (``cwgym.apps.APPS``; the desktop layer cannot
             import it, so it is handed in).
+        web_apps: the world's web apps (``metadata.desktop_apps``): id -> ``(label, url)``,
+            each a browser window opened at its URL.
     """
 
-    __slots__ = ("actions", "apps", "cache", "desk", "latch", "machine", "observations", "shell", "theme")
+    __slots__ = ("actions", "apps", "cache", "desk", "latch", "machine", "observations", "shell", "theme", "web_apps")
 
     def __init__(
         self,
@@ -55,8 +57,10 @@ class Seat:
         cache: compositor.SceneCache | None = None,
         latch: Callable[[dict], None] | None = None,
         apps: AppLookup | None = None,
+        web_apps: Mapping[str, tuple[str, str]] | None = None,
     ) -> None:
         self.apps: AppLookup = apps if apps is not None else {}
+        self.web_apps: Mapping[str, tuple[str, str]] = web_apps if web_apps is not None else {}
         self.latch = latch
         self.desk = desk
         self.machine = machine

@@ -9,6 +9,7 @@ depends on them and never the other way round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class SeatLike(Protocol):
     cache: SceneCache
     shell: bool
     apps: AppLookup
+    web_apps: Mapping[str, tuple[str, str]]
 
     @property
     def native(self) -> tuple[int, int]: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.desktop.framework import AppLookup
+from cwgym.desktop.framework import App, AppLookup
 from cwgym.desktop.state import Desktop
 from cwgym.kernel.digest import canonical
 from cwgym.protocol import effects
@@ -26,6 +26,7 @@ WINDOW_PARTS = (
     effects.CONTENT,
     effects.FOCUS,
     effects.SCROLL,
+    effects.NAVIGATE,
 )
 
 
@@ -50,6 +51,7 @@ def visible_parts(desk: Desktop, apps: AppLookup) -> dict[str, Any]:
             effects.CONTENT: content,
             effects.FOCUS: focus,
             effects.SCROLL: tuple(sorted(win.scroll.items())),
+            effects.NAVIGATE: app.location(win.state) if app is not None and type(app).location is not App.location else "",
         }
     return {
         "windows": windows,

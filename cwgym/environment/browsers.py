@@ -9,9 +9,9 @@ from typing import Any
 
 import msgspec
 
+from cwgym.environment.metadata import search_engine
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert
 from cwgym.web.engine import Browser, open_browser
-from cwgym.web.omnibox import DEFAULT_ENGINE, check_engine
 from cwgym.web.session import BrowserState, BrowserStateError
 
 __all__ = ["Browsers"]
@@ -34,12 +34,7 @@ class Browsers(Subsystem):
         """``machine_id``'s browser, opened on the world's search engine the first time."""
         browser = self.by_machine.get(machine_id)
         if browser is None:
-            engine = self.runtime.definition.metadata.get("search_engine", DEFAULT_ENGINE)
-            try:
-                engine = check_engine(engine)
-            except ValueError:
-                engine = DEFAULT_ENGINE
-            browser = open_browser(engine)
+            browser = open_browser(search_engine(self.runtime.definition))  # checked when the world was built
         return browser
 
     def put(self, machine_id: str, browser: Browser) -> None:

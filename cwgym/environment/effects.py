@@ -31,9 +31,19 @@ _PER_WINDOW = (_WINDOWS, _STACK)
 _NO_DESKTOP = visible_parts(Desktop(), {})
 
 
-def visible_projection(session: Session, machine: Machine) -> dict[str, Any]:
-    """Tag -> value of each actor-visible part of ``machine`` for ``session``."""
+def visible_projection(session: Session, machine: Machine, browsers: Any = None) -> dict[str, Any]:
+    """Tag -> value of each actor-visible part of ``machine`` for ``session``; ``browsers``
+    (the world's ``browsers`` subsystem) adds the machine's headless browser: where it is
+    (``navigate``), the page it shows (``document``) and what was typed into it
+    (``content``)."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
+    headless = browsers.by_machine.get(machine.id) if browsers is not None else None
+    if headless is not None:
+        tab = headless.state.active_tab
+        entry = tab.current
+        parts[effects.NAVIGATE] = (tab.id, tab.index, entry.url)
+        parts[effects.DOCUMENT] = (entry.url, entry.title, entry.status, len(headless.state.tabs))
+        parts[effects.CONTENT] = headless.fields
     desk = session.desktops.get(machine.id)
     parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
     return parts

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from cwgym.environment.metadata import search_engine
 from cwgym.machine.etc import HOSTS, hosts_address
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.view import Lookup, NetFailure
@@ -41,6 +42,12 @@ class MachineNet:
     def __init__(self, runtime: Any, machine_id: str) -> None:
         self.runtime = runtime
         self.machine_id = machine_id
+
+    @property
+    def search_engine(self) -> str:
+        """The world's search engine template (``metadata.search_engine``), where a browser
+        on this machine sends what its address bar cannot read as an address."""
+        return search_engine(self.runtime.definition)
 
     def _source(self) -> str:
         return self.runtime.topology.computer(self.machine_id).node_id

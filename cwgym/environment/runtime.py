@@ -42,6 +42,7 @@ from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
 from cwgym.environment.external import Externals
 from cwgym.environment.families import FAMILIES
+from cwgym.environment.metadata import check_metadata, web_apps
 from cwgym.environment.netport import MachineNet, fetch_from
 from cwgym.environment.session import Session, Sessions
 from cwgym.environment.signing import sign, verify
@@ -101,10 +102,13 @@ class Runtime:
     """A world's definition, state, history and caches; see the module docstring."""
 
     def __init__(self, definition: WorldDefinition, seed: int) -> None:
+        check_metadata(definition)
         if definition.internet:  # the bundled public web joins the world's own network
             definition = join_public_web(definition)
             check_definition(definition)
         self.definition = definition
+        #: the world's web apps (``metadata.desktop_apps``): id -> (label, url)
+        self.web_apps = web_apps(definition)
         self.definition_plain = definition.to_plain()
         self.definition_digest = sha256_hex(canonical(self.definition_plain))
         self.families: dict[str, ActionFamily] = dict(FAMILIES.items())
@@ -332,6 +336,7 @@ class Runtime:
             cache,
             latch=lambda result: session.terminal.__setitem__(machine_id, result),
             apps=APPS,
+            web_apps=self.web_apps,
         )
 
     # -- acting ----------------------------------------------------------------------
@@ -361,7 +366,7 @@ class Runtime:
 
     def _run(self, session: Session, index: int, envelope: ActionEnvelope) -> ActionOutcome:
         machine = self.machines[envelope.machine]
-        before = visible_projection(session, machine)
+        before = visible_projection(session, machine, self.subsystems.get("browsers"))
         ctx = ActionContext(self, session, machine)
         kept = session.frozen()
         try:
@@ -369,9 +374,9 @@ class Runtime:
             success, error = True, None
         except errors.ActionError as exc:
             value, success, error = None, False, exc.error
-            if error.code in UNDONE:
+            if error.code in UNDONE and not exc.keep:
                 session.restore(kept)  # a refused or invalid action changes nothing
-        effect = effect_between(before, visible_projection(session, machine), machine)
+        effect = effect_between(before, visible_projection(session, machine, self.subsystems.get("browsers")), machine)
         return ActionOutcome(index, success, value if success else None, error, effect)
 
     def _record_action(self, session: Session, envelope: ActionEnvelope | None, outcome: ActionOutcome) -> None:
@@ -469,6 +474,7 @@ class Runtime:
         runtime.definition = self.definition
         runtime.definition_plain = self.definition_plain
         runtime.definition_digest = self.definition_digest
+        runtime.web_apps = self.web_apps
         runtime.families = dict(self.families)
         runtime.channels = dict(self.channels)
         runtime.extensions = dict(self.extensions)

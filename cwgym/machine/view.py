@@ -60,6 +60,11 @@ class NetPort(Protocol):
         """One ICMP echo to ``address``: the round trip in logical microseconds."""
         ...
 
+    @property
+    def search_engine(self) -> str:
+        """The world's search engine, a URL template with ``%s`` for the query."""
+        ...
+
 
 class MachineView(Protocol):
     """The machine's identity, its state, and the two ways a command acts on it."""

@@ -107,8 +107,12 @@ class ActionError(Exception):
     as an exception.
     """
 
-    def __init__(self, code: str, reason: str | None = None) -> None:
+    def __init__(self, code: str, reason: str | None = None, *, keep: bool = False) -> None:
         self.error = refusal(reason) if reason is not None else error(code)
+        #: whether what the action did before failing stands (an ``invalid`` or ``denied``
+        #: action is otherwise undone): ``browser.v1`` opens its window even for an op it
+        #: does not know, as the reference engine does.
+        self.keep = keep
         super().__init__(f"{self.error.code}: {self.error.message}")
 
 

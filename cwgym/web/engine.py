@@ -45,7 +45,7 @@ from cwgym.web import session as bs
 from cwgym.web.html_page import parse_html
 from cwgym.web.omnibox import DEFAULT_ENGINE, interpret
 
-__all__ = ["Browser", "EngineError", "RequestFn", "open_browser"]
+__all__ = ["Browser", "EngineError", "RequestFn", "open_browser", "walk"]
 
 RequestFn = Callable[[str, str, list[tuple[str, str]], bytes], tuple[int, list[tuple[str, str]], bytes]]
 PAGE_TYPE = "application/vnd.cwgym.page+json"
@@ -265,6 +265,11 @@ def _host(url: str) -> str:
         return urlsplit(url).hostname or url
     except ValueError:
         return url
+
+
+def walk(page: Page) -> Iterator[tuple[Element, Form | None]]:
+    """Every element of ``page`` in document order, with the form it is in (``None``)."""
+    return _walk(page.elements)
 
 
 def _walk(elements: tuple[Element, ...]) -> Iterator[tuple[Element, Form | None]]:

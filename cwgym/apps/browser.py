@@ -1,0 +1,710 @@
+"""The web browser: a Firefox-like window — a tab strip, back, forward and reload, the
+address bar, and the page laid out below them.
+
+Each window is its own browser (its tabs, their histories, its cookies), held in the
+window's state (:mod:`cwgym.apps._browser_model`); pages come over the world's network from
+the window's machine, through the same engine ``browser.v1`` drives
+(:mod:`cwgym.web.engine`), and are laid out by :mod:`cwgym.web.layout` — the one layout
+that both draws the page and answers where a click lands.
+
+Targets (``window:<id>:content:<target>``): ``tab:<n>``, ``tab-close:<n>``, ``new-tab``,
+``back``, ``forward``, ``reload``, ``address``, ``page`` (the page's background),
+``el:<element id>`` (a page element: link, button, field, checkbox, radio, select, or text),
+``opt:<element id>:<index>`` (an option of an open select), and the page's scroll bar.
+
+Keyboard, as in Firefox: Ctrl+L (or Alt+D, F6) focuses the address bar with its text
+selected, Enter there loads what was typed (the omnibox rules), Escape puts the URL back;
+Ctrl+T opens a tab, Ctrl+W closes one (the last closes the window), Ctrl+Tab and
+Ctrl+Shift+Tab (or Ctrl+PageDown/PageUp) move between tabs, Alt+Left and Alt+Right go back
+and forward, F5 or Ctrl+R reloads; Tab and Shift+Tab move between the address bar and the
+page's controls; in a field, Enter submits its form (a text area takes it as a new line);
+Space toggles a checkbox or chooses a radio, Enter or Space presses a button or follows a
+link, ArrowUp/ArrowDown pick a select's option; elsewhere Space, PageDown, PageUp, the
+arrows, Home and End scroll the page.
+
+The cross-family gate: loading what the address bar holds and clicking into the page need
+``browser.v1``; without it they are denied ``browser_family_required``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from cwgym.apps import _browser_model as model
+from cwgym.apps import _textpane as tp
+from cwgym.apps import register
+from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
+from cwgym.desktop.keys import Chord
+from cwgym.desktop.painter import Painter
+from cwgym.protocol import errors
+from cwgym.protocol.page import (
+    Button,
+    Checkbox,
+    Element,
+    Heading,
+    Input,
+    Link,
+    Page,
+    Radio,
+    Select,
+    TextArea,
+)
+from cwgym.protocol.page import Text as PageText
+from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
+from cwgym.text import ellipsize, line_height, measure
+from cwgym.web import engine
+from cwgym.web import session as bs
+from cwgym.web.engine import Browser, EngineError
+from cwgym.web.layout import LayoutError, PageLayout, caret_index, control_pieces
+from cwgym.web.layout import layout_page as _layout_page
+from cwgym.web.omnibox import DEFAULT_ENGINE, OmniboxError, check_engine
+
+__all__ = ["PANE", "BrowserApp", "browse"]
+
+#: The page's scroll pane (``pane:page``).
+PANE = "page"
+#: Heights of the tab strip and the toolbar; the page starts below both.
+TABS_H = 36
+TOOLBAR_H = 42
+CHROME_H = TABS_H + TOOLBAR_H
+#: Width of the page's scroll bar.
+BAR_W = 12
+#: Pixels an arrow key scrolls; PageDown scrolls a view less this overlap.
+LINE_STEP = 40
+PAGE_OVERLAP = 40
+#: The longest text a page field holds (typing past it is refused as ``invalid``).
+FIELD_MAX = 4096
+PAGE_BG = (255, 255, 255, 255)
+TAB_STRIP = (240, 240, 244, 255)
+TAB_ACTIVE = (255, 255, 255, 255)
+OPTION_H = 28
+
+_TEXT_FIELDS = (Input, TextArea)
+
+
+# -- geometry ------------------------------------------------------------------------------
+
+
+def page_rect(width: int, height: int) -> Rect:
+    """Where the page is shown, in content coordinates."""
+    return Rect(0, CHROME_H, max(0, width - BAR_W), max(0, height - CHROME_H))
+
+
+def _tab_rects(width: int, count: int) -> list[Rect]:
+    w = max(60, min(240, (width - 48) // max(1, count)))
+    return [Rect(6 + i * w, 4, w - 4, TABS_H - 4) for i in range(count)]
+
+
+def _toolbar(width: int) -> dict[str, Rect]:
+    y = TABS_H + 5
+    return {
+        "back": Rect(8, y, 32, 32),
+        "forward": Rect(44, y, 32, 32),
+        "reload": Rect(80, y, 32, 32),
+        "address": Rect(120, y, max(40, width - 132), 32),
+    }
+
+
+# -- the browser a window holds -------------------------------------------------------------
+
+
+def _engine_of(ctx: AppContext) -> str:
+    net = ctx.machine.net
+    template = getattr(net, "search_engine", None) if net is not None else None
+    if not template:
+        return DEFAULT_ENGINE
+    return check_engine(template)
+
+
+def _reset_view(ctx: AppContext, state: dict[str, Any], url: str) -> None:
+    state["focus"] = None
+    state["element"] = None
+    state["caret"] = 0
+    state["anchor"] = None
+    state["menu"] = None
+    state["address"] = tp.field(_shown_url(url))
+    ctx.set_scroll_offset(PANE, None)
+
+
+def _shown_url(url: str) -> str:
+    return "" if url == "about:blank" else url
+
+
+def browse(ctx: AppContext, state: dict[str, Any], op: Callable[..., Browser]) -> Browser:
+    """Run ``op(browser, request_fn, resolves)`` on the window's browser and keep the
+    result; a new page (another URL, tab or history entry) resets the view to its top."""
+    before = model.browser_of(state)
+    after = op(before, model.request_fn(ctx.machine), model.resolves(ctx.machine))
+    model.store(state, after)
+    was, now = before.state, after.state
+    if (was.active, was.active_tab.index, was.current) != (now.active, now.active_tab.index, now.current) or before.page() is not after.page():
+        _reset_view(ctx, state, after.url)
+    return after
+
+
+def _require_browser_family(ctx: AppContext) -> None:
+    if not ctx.granted("browser.v1"):
+        raise errors.ActionError(errors.DENIED, errors.BROWSER_FAMILY_REQUIRED)
+
+
+class BrowserApp(App):
+    id = "browser"
+    label = "Web Browser"
+    kind = "builtin"
+    default_size = (1040, 720)
+    min_size = (420, 300)
+    focus_keys = ("focus", "element", "caret", "anchor", "menu")
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def create(self, ctx: AppContext, argument: str | None) -> dict[str, Any]:
+        try:
+            search = _engine_of(ctx)
+        except ValueError:
+            search = DEFAULT_ENGINE
+        state = model.new_state(engine.open_browser(search))
+        state.update({"focus": "address", "element": None, "caret": 0, "anchor": None, "menu": None,
+                      "address": tp.field(), "drag": None})
+        if argument:
+            browse(ctx, state, lambda b, rf, rs: engine.navigate(b, argument, rf, rs))
+        return state
+
+    def title(self, state: dict) -> str:
+        b = model.browser_of(state)
+        return f"{b.page().title or b.url} — Mozilla Firefox"
+
+    def document(self, state: dict) -> str:
+        return _shown_url(model.session_of(state).current.url)
+
+    def tabs(self, state: dict) -> list[str]:
+        b = model.browser_of(state)
+        return [b.page(t.id).title or t.current.url for t in b.state.tabs]
+
+    def active_tab(self, state: dict) -> int:
+        s = model.session_of(state)
+        return next(i for i, t in enumerate(s.tabs) if t.id == s.active)
+
+    def location(self, state: dict) -> str:
+        """Where the window is in its browsing: the active tab, its place in its history and
+        the URL there (a change is the ``navigate`` effect)."""
+        s = model.session_of(state)
+        return f"{s.active}:{s.active_tab.index}:{s.current.url}"
+
+    # -- what browser.v1 does in the window ---------------------------------------------
+    def run(self, ctx: AppContext, state: dict, op: Callable[..., Browser]) -> None:
+        """Apply a ``browser.v1`` op (``op(browser, request_fn, resolves)``) to the window."""
+        browse(ctx, state, op)
+
+    def scroll_to(self, ctx: AppContext, state: dict, where: tuple[str | None, int]) -> None:
+        """``browser.v1 scroll``: the page to ``y`` (``(None, y)``), or the wide table
+        ``row`` to ``x`` (``(row, x)``); kept within what the content allows."""
+        row, px = where
+        area = page_rect(ctx.width, ctx.height)
+        layout = layout_page(model.browser_of(state).page(), area.width)
+        if row is None:
+            ctx.set_scroll_offset(PANE, min(px, max(0, layout.height - area.height)))
+            return
+        wide = next((h for h in layout.hscrolls if h.id == row), None)
+        if wide is None:
+            raise EngineError("not_found", f"the page has no horizontally scrolling row {row!r}")
+        ctx.set_scroll_offset(f"row:{row}", min(px, max(0, wide.extent - wide.rect.width)))
+
+    # -- painting ----------------------------------------------------------------------
+    def paint(self, p: Painter, state: dict, key: Any) -> None:
+        b = model.browser_of(state)
+        self._paint_tabs(p, b)
+        self._paint_toolbar(p, state, b)
+        self._paint_page(p, state, b)
+
+    def _paint_tabs(self, p: Painter, b: Browser) -> None:
+        pal = p.palette
+        p.box(Rect(0, 0, p.width, TABS_H), TAB_STRIP, key="tab-strip")
+        tabs = b.state.tabs
+        rects = _tab_rects(p.width, len(tabs))
+        for tab, rect in zip(tabs, rects):
+            active = tab.id == b.state.active
+            title = b.page(tab.id).title or _shown_url(tab.current.url) or "New Tab"
+            name = f"tab:{tab.id}"
+            p.paint(RoundedBox(TAB_ACTIVE if active else TAB_STRIP, 6, pal["border"] if active else None, 1 if active else 0),
+                    rect, key=("tab", tab.id), target=name,
+                    semantic=Semantic("tab", title, None, False, True), state=NodeState(selected=active))
+            h = line_height("sans", 13)
+            p.text(title, rect.x + 10, rect.y + (rect.height - h) // 2, size=13, width=max(0, rect.width - 40),
+                   key=("tab-title", tab.id), target=name)
+            close = Rect(rect.right - 24, rect.y + (rect.height - 20) // 2, 20, 20)
+            p.paint(UiText("×", 16, pal["muted"]), close, key=("tab-close", tab.id), target=f"tab-close:{tab.id}",
+                    semantic=Semantic("button", f"Close {title}", None, False, True))
+        last = rects[-1] if rects else Rect(0, 4, 0, 0)
+        plus = Rect(last.right + 6, 6, 28, 26)
+        p.paint(UiText("+", 18, pal["text"]), plus, key="new-tab", target="new-tab",
+                semantic=Semantic("button", "Open a new tab", None, False, True))
+
+    def _paint_toolbar(self, p: Painter, state: dict, b: Browser) -> None:
+        pal = p.palette
+        p.box(Rect(0, TABS_H, p.width, TOOLBAR_H), TAB_ACTIVE, key="toolbar")
+        p.box(Rect(0, CHROME_H - 1, p.width, 1), pal["border"], key="toolbar-rule")
+        bar = _toolbar(p.width)
+        labels = {"back": ("←", "Back", bs.can_go_back(b.state)),
+                  "forward": ("→", "Forward", bs.can_go_forward(b.state)),
+                  "reload": ("⟳", "Reload", b.url != "about:blank")}
+        for name, (glyph, label, enabled) in labels.items():
+            rect = bar[name]
+            ink = pal["text"] if enabled else pal["muted"]
+            p.paint(RoundedBox(TAB_ACTIVE, 6), rect, key=("tool", name), target=name,
+                    semantic=Semantic("button", label, None, not enabled, True))
+            w, h = measure(glyph, "sans", 16), line_height("sans", 16)
+            p.paint(UiText(glyph, 16, ink), Rect(rect.x + (rect.width - w) // 2, rect.y + (rect.height - h) // 2, w, h),
+                    key=("tool-glyph", name), target=name)
+        tp.paint_field(p, "address", state["address"], bar["address"], label="Search or enter address",
+                       focused=state["focus"] == "address", placeholder="Search or enter address")
+
+    def _paint_page(self, p: Painter, state: dict, b: Browser) -> None:
+        area = page_rect(p.width, p.height)
+        page = b.page()
+        layout = layout_page(page, area.width)
+        p.paint(Box(PAGE_BG), area, key="page-bg", target="page",
+                semantic=Semantic("document", page.title, b.url, False, False))
+        offset = p.scroll(PANE, area, layout.height)
+        self._paint_bar(p, area, layout.height, offset)
+        values = b.values()
+        index = _index(page)
+        focused = state["element"] if state["focus"] == "page" else None
+        top, bottom = offset, offset + area.height
+        with p.clipped(area, dy=area.y - offset):
+            hoff = {h.id: p.scroll(f"row:{h.id}", h.rect, h.extent, horizontal=True) for h in layout.hscrolls}
+            views = {h.id: h.rect for h in layout.hscrolls}
+            p.reuse(("page", model.page_text(page), area.width, top, bottom, tuple(sorted(hoff.items()))),
+                    _paint_static, layout, top, bottom, hoff)
+            for control in layout.controls:
+                if control.rect.bottom <= top or control.rect.y >= bottom or control.id not in index:
+                    continue
+                self._paint_control(p, state, control, index[control.id], values.get(control.id), control.id == focused,
+                                    hoff, views)
+            menu = state["menu"]
+            if menu is not None and focused == menu and isinstance(index.get(menu), Select):
+                self._paint_options(p, layout, index[menu], values.get(menu))
+
+    def _paint_control(self, p: Painter, state: dict, control: Any, element: Element, value: str | None,
+                       focused: bool, hoff: dict[str, int], views: dict[str, Rect]) -> None:
+        caret_at = state["caret"] if focused else None
+        pieces, caret = control_pieces(control, element, value, focused=focused, caret=caret_at)
+        dx = -hoff.get(control.hscroll, 0) if control.hscroll else 0
+        clip = views.get(control.hscroll) if control.hscroll else None
+        target = f"el:{control.id}"
+        for i, piece in enumerate(pieces):
+            p.paint(piece.primitive, piece.rect.translate(dx, 0), key=("ctl", control.id, i), target=target,
+                    semantic=piece.semantic, state=piece.state, clip=clip)
+        if focused:
+            role = piece_role(pieces)
+            text_entry = isinstance(element, _TEXT_FIELDS)
+            shown = _value_of(element, value)
+            p.focus(target, role=role, label=control.label, value=shown if text_entry else None,
+                    caret=caret.translate(dx, 0) if caret is not None else None,
+                    column=caret_at or 0, offset=caret_at or 0, text_entry=text_entry)
+
+    def _paint_options(self, p: Painter, layout: PageLayout, select: Select, value: str | None) -> None:
+        control = layout.control(select.id)
+        if control is None:
+            return
+        pal = p.palette
+        chosen = _value_of(select, value)
+        box = Rect(control.rect.x, control.rect.bottom + 2, max(control.rect.width, 160), OPTION_H * len(select.options) + 8)
+        p.paint(RoundedBox(PAGE_BG, 4, pal["border"], 1), box, key=("menu", select.id), target=f"el:{select.id}",
+                semantic=Semantic("listbox", select.label or select.name), z=10)
+        for i, option in enumerate(select.options):
+            row = Rect(box.x + 4, box.y + 4 + i * OPTION_H, box.width - 8, OPTION_H)
+            on = option.value == chosen
+            p.paint(Box(pal["selection"] if on else PAGE_BG), row, key=("opt", select.id, i), target=f"opt:{select.id}:{i}",
+                    semantic=Semantic("option", option.label, None, False, True), state=NodeState(selected=on), z=10)
+            h = line_height("sans", 14)
+            p.paint(UiText(ellipsize(option.label, "sans", 14, row.width - 16), 14, pal["text"]),
+                    Rect(row.x + 8, row.y + (row.height - h) // 2, min(row.width - 16, measure(option.label, "sans", 14)), h),
+                    key=("opt-label", select.id, i), target=f"opt:{select.id}:{i}", z=10)
+
+    def _paint_bar(self, p: Painter, area: Rect, extent: int, offset: int) -> None:
+        if extent <= area.height or area.height <= 0:
+            return
+        track = Rect(area.right, area.y, BAR_W, area.height)
+        pos, thumb, limit = tp.bar_geometry(track.height, area.height, extent, offset, 1)
+        target = f"pane:{PANE}:{track.height}:{thumb}:{limit}"
+        p.paint(Box((0, 0, 0, 18)), track, key="bar", target=target,
+                semantic=Semantic("scrollbar", "Scroll", str(offset), False, False))
+        p.paint(RoundedBox((0, 0, 0, 110), 3), Rect(track.x + 2, track.y + pos, track.width - 4, thumb), key="thumb", target=target)
+
+    # -- pointer -----------------------------------------------------------------------
+    def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None,
+                 modifiers: tuple[str, ...] = ()) -> Any:
+        if target.startswith(("el:", "opt:")):
+            _require_browser_family(ctx)
+            if target.startswith("opt:"):
+                return self._choose_option(ctx, state, target)
+            return self._activate_element(ctx, state, target[3:], point)
+        if target == "page":
+            state["focus"], state["element"], state["menu"] = None, None, None
+            return None
+        if target == "address":
+            state["focus"], state["menu"] = "address", None
+            tp.field_select_all(state["address"])
+            return None
+        if target in ("back", "forward", "reload"):
+            self._history(ctx, state, target)
+            return None
+        if target == "new-tab":
+            self._new_tab(ctx, state)
+            return None
+        if target.startswith(("tab:", "tab-close:")):
+            kind, _, raw = target.partition(":")
+            if not raw.isdigit():
+                raise UnknownTarget(target)
+            tab = int(raw)
+            if model.session_of(state).tab(tab) is None:
+                raise UnknownTarget(target)
+            if kind == "tab":
+                browse(ctx, state, lambda b, rf, rs: engine.switch_tab(b, tab))
+            else:
+                self._close_tab(ctx, state, tab)
+            return None
+        if tp.parse_bar(target, PANE) is not None:
+            return None  # the drag moved it
+        raise UnknownTarget(target)
+
+    def _activate_element(self, ctx: AppContext, state: dict, element_id: str, point: tuple[int, int] | None) -> None:
+        b = model.browser_of(state)
+        page = b.page()
+        element = _index(page).get(element_id)
+        if element is None:
+            raise UnknownTarget(f"el:{element_id}")
+        state["menu"] = None if state["menu"] != element_id else state["menu"]
+        if isinstance(element, (Link, Button)):
+            self._follow(ctx, state, element_id)
+        elif isinstance(element, (Checkbox, Radio)):
+            browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+            self._focus(state, element_id)
+        elif isinstance(element, _TEXT_FIELDS) and not (isinstance(element, Input) and element.type == "hidden"):
+            self._focus(state, element_id)
+            value = _value_of(element, b.values().get(element_id))
+            caret = len(value)
+            if point is not None:
+                area = page_rect(ctx.width, ctx.height)
+                layout = layout_page(page, area.width)
+                control = layout.control(element_id)
+                if control is not None:
+                    x = point[0] + ((ctx.scroll_offset(f"row:{control.hscroll}") or 0) if control.hscroll else 0)
+                    y = point[1] - area.y + _offset(ctx, layout, area)
+                    was = state["caret"] if state["focus"] == "page" and state["element"] == element_id else None
+                    caret = caret_index(control, element, b.values().get(element_id), x, y, caret=was)
+            state["caret"], state["anchor"] = caret, None
+        elif isinstance(element, Select):
+            self._focus(state, element_id)
+            state["menu"] = None if state["menu"] == element_id else element_id
+        else:
+            state["focus"], state["element"], state["menu"] = None, None, None
+
+    def _choose_option(self, ctx: AppContext, state: dict, target: str) -> None:
+        _, element_id_index = target.split(":", 1)
+        element_id, _, raw = element_id_index.rpartition(":")
+        page = model.browser_of(state).page()
+        element = _index(page).get(element_id)
+        if not isinstance(element, Select) or not raw.isdigit() or int(raw) >= len(element.options):
+            raise UnknownTarget(target)
+        value = element.options[int(raw)].value
+        browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, value))
+        self._focus(state, element_id)
+        state["menu"] = None
+
+    def is_drag_surface(self, target: str, button: int) -> bool:
+        return button == 0 and tp.parse_bar(target, PANE) is not None
+
+    def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int,
+             modifiers: tuple[str, ...] = (), clicks: int = 1) -> None:
+        current = ctx.scroll_offset(PANE) or 0
+        offset = tp.bar_drag(state, target, PANE, phase, point[1], CHROME_H, current)
+        if offset is not None:
+            ctx.set_scroll_offset(PANE, offset)
+
+    def cursor(self, target: str) -> str | None:
+        if target.startswith("el:") or target.startswith("opt:"):
+            return None
+        return "text" if target == "address" else None
+
+    # -- keyboard ----------------------------------------------------------------------
+    def key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
+        name = chord.name
+        if name in ("Ctrl+l", "Alt+d", "F6"):
+            state["focus"], state["menu"] = "address", None
+            tp.field_select_all(state["address"])
+            return True
+        if name == "Ctrl+t":
+            self._new_tab(ctx, state)
+            return True
+        if name == "Ctrl+w":
+            self._close_tab(ctx, state, model.session_of(state).active)
+            return True
+        if name in ("Ctrl+Tab", "Ctrl+PageDown", "Ctrl+Shift+Tab", "Ctrl+PageUp"):
+            s = model.session_of(state)
+            ids = [t.id for t in s.tabs]
+            step = -1 if name in ("Ctrl+Shift+Tab", "Ctrl+PageUp") else 1
+            tab = ids[(ids.index(s.active) + step) % len(ids)]
+            if tab != s.active:
+                browse(ctx, state, lambda b, rf, rs: engine.switch_tab(b, tab))
+            return True
+        if name in ("Alt+ArrowLeft", "Alt+ArrowRight"):
+            self._history(ctx, state, "back" if name == "Alt+ArrowLeft" else "forward")
+            return True
+        if name in ("F5", "Ctrl+r"):
+            self._history(ctx, state, "reload")
+            return True
+        if name in ("Tab", "Shift+Tab"):
+            self._cycle(ctx, state, -1 if chord.shift else 1)
+            return True
+        if state["focus"] == "address":
+            return self._address_key(ctx, state, chord)
+        if state["focus"] == "page" and state["element"] is not None:
+            handled = self._element_key(ctx, state, chord)
+            if handled is not None:
+                return handled
+        return self._scroll_key(ctx, state, name)
+
+    def _address_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
+        field = state["address"]
+        if chord.is_("Enter"):
+            _require_browser_family(ctx)
+            typed = field["text"].strip()
+            if not typed:
+                return True
+            try:
+                browse(ctx, state, lambda b, rf, rs: engine.navigate(b, typed, rf, rs))
+            except OmniboxError:
+                raise errors.ActionError(errors.INVALID) from None
+            return True
+        if chord.is_("Escape"):
+            state["address"] = tp.field(_shown_url(model.session_of(state).current.url))
+            state["focus"] = None
+            return True
+        return tp.field_key(ctx, field, chord)
+
+    def _element_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool | None:
+        """A key for the focused page control; ``None`` when the control does not take it."""
+        b = model.browser_of(state)
+        element_id = state["element"]
+        element = _index(b.page()).get(element_id)
+        if element is None:
+            state["focus"], state["element"] = None, None
+            return None
+        name = chord.name
+        if isinstance(element, _TEXT_FIELDS):
+            if chord.is_("Enter"):
+                if isinstance(element, TextArea):
+                    self.type(ctx, state, "\n")
+                    return True
+                _require_browser_family(ctx)
+                self._submit(ctx, state, element_id)
+                return True
+            field = {"text": _value_of(element, b.values().get(element_id)), "caret": state["caret"], "anchor": state["anchor"]}
+            before = field["text"]
+            if isinstance(element, TextArea) and name in ("ArrowUp", "ArrowDown"):
+                return True
+            if not tp.field_key(ctx, field, chord):
+                return None
+            self._set_field(ctx, state, element_id, field, before)
+            return True
+        if isinstance(element, (Link, Button)) and chord.is_("Enter", "Space"):
+            _require_browser_family(ctx)
+            self._follow(ctx, state, element_id)
+            return True
+        if isinstance(element, (Checkbox, Radio)) and chord.is_("Space"):
+            _require_browser_family(ctx)
+            browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+            self._focus(state, element_id)
+            return True
+        if isinstance(element, Select):
+            if chord.is_("Enter", "Space"):
+                state["menu"] = None if state["menu"] == element_id else element_id
+                return True
+            if chord.is_("Escape") and state["menu"] is not None:
+                state["menu"] = None
+                return True
+            if chord.is_("ArrowDown", "ArrowUp") and element.options:
+                _require_browser_family(ctx)
+                values = [o.value for o in element.options]
+                chosen = _value_of(element, b.values().get(element_id))
+                i = values.index(chosen) if chosen in values else 0
+                j = max(0, min(len(values) - 1, i + (1 if chord.is_("ArrowDown") else -1)))
+                browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, values[j]))
+                self._focus(state, element_id)
+                state["menu"] = element_id if state["menu"] == element_id else None
+                return True
+        return None
+
+    def _scroll_key(self, ctx: AppContext, state: dict, name: str) -> bool:
+        area = page_rect(ctx.width, ctx.height)
+        layout = layout_page(model.browser_of(state).page(), area.width)
+        limit = max(0, layout.height - area.height)
+        current = _offset(ctx, layout, area)
+        page_step = max(LINE_STEP, area.height - PAGE_OVERLAP)
+        moves = {"Space": current + page_step, "PageDown": current + page_step, "Shift+Space": current - page_step,
+                 "PageUp": current - page_step, "ArrowDown": current + LINE_STEP, "ArrowUp": current - LINE_STEP,
+                 "Home": 0, "End": limit}
+        if name not in moves:
+            return False
+        ctx.set_scroll_offset(PANE, max(0, min(limit, moves[name])))
+        return True
+
+    def type(self, ctx: AppContext, state: dict, text: str) -> bool:
+        if state["focus"] == "address":
+            tp.field_type(state["address"], text)
+            return True
+        if state["focus"] != "page" or state["element"] is None:
+            return False
+        b = model.browser_of(state)
+        element_id = state["element"]
+        element = _index(b.page()).get(element_id)
+        if not isinstance(element, _TEXT_FIELDS):
+            return False
+        value = _value_of(element, b.values().get(element_id))
+        field = {"text": value, "caret": max(0, min(state["caret"], len(value))), "anchor": state["anchor"]}
+        if isinstance(element, TextArea):
+            text = "".join(ch for ch in text.replace("\r\n", "\n").replace("\r", "\n") if ch.isprintable() or ch == "\n")
+            s, e = sorted((field["caret"], field["anchor"] if field["anchor"] is not None else field["caret"]))
+            if len(value) - (e - s) + len(text) > FIELD_MAX:
+                raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
+            field["text"], field["caret"], field["anchor"] = value[:s] + text + value[e:], s + len(text), None
+        else:
+            tp.field_type(field, text)
+        self._set_field(ctx, state, element_id, field, value)
+        return True
+
+    # -- what the controls do ------------------------------------------------------------
+    def _set_field(self, ctx: AppContext, state: dict, element_id: str, field: dict, before: str) -> None:
+        if len(field["text"]) > FIELD_MAX:
+            raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
+        if field["text"] != before:
+            text = field["text"]
+            browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, text))
+        state["caret"], state["anchor"] = field["caret"], field["anchor"]
+
+    def _focus(self, state: dict, element_id: str) -> None:
+        state["focus"], state["element"] = "page", element_id
+
+    def _follow(self, ctx: AppContext, state: dict, element_id: str) -> None:
+        browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+
+    def _submit(self, ctx: AppContext, state: dict, element_id: str) -> None:
+        with contextlib.suppress(EngineError):  # a field outside any form: Enter does nothing, as in Firefox
+            browse(ctx, state, lambda b, rf, rs: engine.submit(b, element_id, rf))
+
+    def _history(self, ctx: AppContext, state: dict, which: str) -> None:
+        s = model.session_of(state)
+        if which == "back" and not bs.can_go_back(s):
+            return
+        if which == "forward" and not bs.can_go_forward(s):
+            return
+        op = {"back": engine.back, "forward": engine.forward, "reload": engine.reload}[which]
+        browse(ctx, state, lambda b, rf, rs: op(b, rf))
+        if which == "reload":
+            _reset_view(ctx, state, model.session_of(state).current.url)
+
+    def _new_tab(self, ctx: AppContext, state: dict) -> None:
+        browse(ctx, state, lambda b, rf, rs: engine.new_tab(b, None, rf, rs))
+        state["focus"] = "address"
+        state["address"] = tp.field()
+
+    def _close_tab(self, ctx: AppContext, state: dict, tab: int) -> None:
+        if len(model.session_of(state).tabs) == 1:
+            ctx.close()
+            return
+        browse(ctx, state, lambda b, rf, rs: engine.close_tab(b, tab))
+
+    def _cycle(self, ctx: AppContext, state: dict, step: int) -> None:
+        """Tab / Shift+Tab: the next control in document order, the address bar between
+        the last and the first."""
+        area = page_rect(ctx.width, ctx.height)
+        page = model.browser_of(state).page()
+        layout = layout_page(page, area.width)
+        order = ["address", *(c.id for c in layout.controls)]
+        here = "address" if state["focus"] == "address" else state["element"] if state["focus"] == "page" else None
+        i = order.index(here) if here in order else (-1 if step > 0 else 0)
+        nxt = order[(i + step) % len(order)]
+        state["menu"] = None
+        if nxt == "address":
+            state["focus"], state["element"] = "address", None
+            tp.field_select_all(state["address"])
+            return
+        self._focus(state, nxt)
+        element = _index(page).get(nxt)
+        value = _value_of(element, model.browser_of(state).values().get(nxt)) if element is not None else ""
+        state["caret"], state["anchor"] = len(value), None
+        control = layout.control(nxt)
+        if control is not None:  # scroll it into view
+            current = _offset(ctx, layout, area)
+            if control.rect.y < current or control.rect.bottom > current + area.height:
+                limit = max(0, layout.height - area.height)
+                ctx.set_scroll_offset(PANE, max(0, min(limit, control.rect.y - 24)))
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def layout_page(page: Page, width: int) -> PageLayout:
+    """The page's layout at ``width``, or, for a page too large to lay out, the browser's
+    own page saying so (naming the element where it stopped)."""
+    try:
+        return _layout_page(page, width)
+    except LayoutError as exc:
+        return _layout_page(_too_large(page.title, str(exc)), width)
+
+
+def _too_large(title: str, why: str) -> Page:
+    return Page("This page is too large to show", (
+        Heading("This page is too large to show", id="error-title"),
+        PageText(f"{title}: {why}", id="error-detail"),
+    ))
+
+
+_indexes: dict[int, tuple[Page, dict[str, Element]]] = {}
+
+
+def _index(page: Page) -> dict[str, Element]:
+    """Element id -> element of ``page`` (memoised on the page object)."""
+    hit = _indexes.get(id(page))
+    if hit is not None and hit[0] is page:
+        return hit[1]
+    index = {e.id: e for e, _ in engine.walk(page) if e.id}
+    if len(_indexes) > 256:
+        _indexes.clear()
+    _indexes[id(page)] = (page, index)
+    return index
+
+
+def _value_of(element: Element | None, value: str | None) -> str:
+    """What a field shows: the typed value, else the element's own."""
+    if value is not None:
+        return value
+    if isinstance(element, (Input, TextArea, Select)):
+        if isinstance(element, Select) and not element.value and element.options:
+            return element.options[0].value
+        return element.value
+    return ""
+
+
+def _offset(ctx: AppContext, layout: PageLayout, area: Rect) -> int:
+    stored = ctx.scroll_offset(PANE) or 0
+    return max(0, min(stored, max(0, layout.height - area.height)))
+
+
+def piece_role(pieces: tuple) -> str:
+    return next((pc.semantic.role for pc in pieces if pc.semantic is not None), "")
+
+
+def _paint_static(p: Painter, layout: PageLayout, top: int, bottom: int, hoff: dict[str, int]) -> None:
+    views = {h.id: h.rect for h in layout.hscrolls}
+    for i, piece in layout.visible(top, bottom):
+        rect, clip = piece.rect, None
+        if piece.hscroll:  # a wide table's piece: shifted by its scroll, clipped to its view
+            rect, clip = rect.translate(-hoff.get(piece.hscroll, 0), 0), views.get(piece.hscroll)
+        p.paint(piece.primitive, rect, key=("pc", i), target=f"el:{piece.element}" if piece.element else "page",
+                semantic=piece.semantic, state=piece.state, clip=clip)
+
+
+register(BrowserApp())
