@@ -57,7 +57,7 @@ from cwgym.text import ellipsize, line_height, measure
 from cwgym.web import engine
 from cwgym.web import session as bs
 from cwgym.web.engine import Browser, EngineError
-from cwgym.web.layout import LayoutError, PageLayout, caret_index, control_pieces
+from cwgym.web.layout import HSCROLL_BAR, LayoutError, PageLayout, caret_index, control_pieces
 from cwgym.web.layout import layout_page as _layout_page
 from cwgym.web.omnibox import DEFAULT_ENGINE, OmniboxError, check_engine
 
@@ -274,6 +274,9 @@ class BrowserApp(App):
         with p.clipped(area, dy=area.y - offset):
             hoff = {h.id: p.scroll(f"row:{h.id}", h.rect, h.extent, horizontal=True) for h in layout.hscrolls}
             views = {h.id: h.rect for h in layout.hscrolls}
+            for h in layout.hscrolls:
+                if h.rect.bottom > top and h.rect.y < bottom:
+                    _paint_row_bar(p, h, hoff[h.id])
             p.reuse(("page", model.page_text(page), area.width, top, bottom, tuple(sorted(hoff.items()))),
                     _paint_static, layout, top, bottom, hoff)
             for control in layout.controls:
@@ -365,8 +368,8 @@ class BrowserApp(App):
             else:
                 self._close_tab(ctx, state, tab)
             return None
-        if tp.parse_bar(target, PANE) is not None:
-            return None  # the drag moved it
+        if tp.parse_bar(target, PANE) is not None or target.startswith("pane:row:"):
+            return None  # the drag moved it; a wide table's bar answers the wheel
         raise UnknownTarget(target)
 
     def _activate_element(self, ctx: AppContext, state: dict, element_id: str, point: tuple[int, int] | None) -> None:
@@ -695,6 +698,16 @@ def _offset(ctx: AppContext, layout: PageLayout, area: Rect) -> int:
 
 def piece_role(pieces: tuple) -> str:
     return next((pc.semantic.role for pc in pieces if pc.semantic is not None), "")
+
+
+def _paint_row_bar(p: Painter, wide: Any, offset: int) -> None:
+    """The scroll bar along the bottom of a table wider than the page."""
+    track = Rect(wide.rect.x, wide.rect.bottom - HSCROLL_BAR, wide.rect.width, HSCROLL_BAR)
+    pos, thumb, _ = tp.bar_geometry(track.width, wide.rect.width, wide.extent, offset, 1)
+    p.paint(Box((0, 0, 0, 18)), track, key=("row-bar", wide.id), target=f"pane:row:{wide.id}",
+            semantic=Semantic("scrollbar", "Scroll sideways", str(offset), False, False))
+    p.paint(RoundedBox((0, 0, 0, 110), 3), Rect(track.x + pos, track.y + 2, thumb, track.height - 4),
+            key=("row-thumb", wide.id), target=f"pane:row:{wide.id}")
 
 
 def _paint_static(p: Painter, layout: PageLayout, top: int, bottom: int, hoff: dict[str, int]) -> None:
