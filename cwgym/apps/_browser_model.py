@@ -10,6 +10,12 @@ window keeps:
 * ``pages``: each tab's page as the page model's JSON text, by tab id;
 * ``fields``: what was typed into each tab's fields, by tab id and element id.
 
+The cookie jar is the user's browser profile, shared by every browser window on the
+machine: ``~/.mozilla/firefox/cookies.json`` (``{host: {name: value}}``), read before each
+operation and written when one changes it, as Firefox keeps its cookies in the profile
+folder. A file that is not such a jar is read as an empty one (Firefox starts a fresh
+store over a damaged one).
+
 Texts, not nested dicts, so a snapshot encodes a page as one string and decoding it back is
 memoised on the string: a window that repaints, or a keystroke that changes only a field,
 never rebuilds the page. The memo tables are caches keyed by content, never state.
@@ -24,13 +30,18 @@ from typing import Any
 import msgspec
 
 from cwgym.desktop.framework import AppError
+from cwgym.machine.filesystem import FsError
 from cwgym.machine.view import NetFailure
 from cwgym.net.http import NetError
 from cwgym.protocol.page import Page, page_from_json, page_json
 from cwgym.web.engine import Browser, RequestFn
-from cwgym.web.session import BrowserState
+from cwgym.web.session import BrowserState, Jar
 
-__all__ = ["browser_of", "new_state", "page_of", "page_text", "request_fn", "resolves", "store"]
+__all__ = ["COOKIES", "browser_of", "load_cookies", "new_state", "page_of", "page_text", "request_fn", "resolves",
+           "save_cookies", "store"]
+
+#: Where the profile's cookies live, under the user's home.
+COOKIES = ".mozilla/firefox/cookies.json"
 
 #: Decoded values kept per memo table (least recently used out first).
 KEPT = 256
@@ -107,6 +118,30 @@ def store(state: dict[str, Any], browser: Browser) -> None:
     state["session"] = text
     state["pages"] = {str(t): page_text(p) for t, p in browser.pages}
     state["fields"] = {str(t): dict(f) for t, f in browser.fields if f}
+
+
+def load_cookies(fs: Any, home: str) -> tuple[Jar, ...]:
+    """The profile's cookie jar (empty when there is none, or it cannot be read as one)."""
+    try:
+        data = msgspec.json.decode(fs.read(f"{home}/{COOKIES}", home), type=dict[str, dict[str, str]])
+    except (FsError, msgspec.ValidationError, msgspec.DecodeError):
+        return ()
+    return tuple(Jar(host, tuple(cookies.items())) for host, cookies in sorted(data.items()) if cookies)
+
+
+def save_cookies(fs: Any, home: str, jar: tuple[Jar, ...]) -> None:
+    """Write the profile's cookie jar (the folders made as needed; a profile the user
+    cannot write keeps the jar in the window only)."""
+    data = msgspec.json.encode({j.host: dict(j.cookies) for j in sorted(jar, key=lambda j: j.host)})
+    path = home
+    try:
+        for part in COOKIES.split("/")[:-1]:
+            path = f"{path}/{part}"
+            if not fs.exists(path, home):
+                fs.create(path, home, "dir", mode=0o700)
+        fs.write(f"{home}/{COOKIES}", home, data, mode=0o600)
+    except FsError:
+        return
 
 
 def request_fn(machine: Any) -> RequestFn:

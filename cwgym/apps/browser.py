@@ -32,6 +32,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from cwgym.apps import _browser_model as model
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
@@ -136,12 +138,22 @@ def browse(ctx: AppContext, state: dict[str, Any], op: Callable[..., Browser]) -
     """Run ``op(browser, request_fn, resolves)`` on the window's browser and keep the
     result; a new page (another URL, tab or history entry) resets the view to its top."""
     before = model.browser_of(state)
+    fs = ctx.files()
+    jar = model.load_cookies(fs, ctx.home)
+    if jar != _sorted_jar(before.state.cookies):  # another window of the profile changed them
+        before = msgspec.structs.replace(before, state=msgspec.structs.replace(before.state, cookies=jar))
     after = op(before, model.request_fn(ctx.machine), model.resolves(ctx.machine))
+    if _sorted_jar(after.state.cookies) != jar:
+        model.save_cookies(fs, ctx.home, after.state.cookies)
     model.store(state, after)
     was, now = before.state, after.state
     if (was.active, was.active_tab.index, was.current) != (now.active, now.active_tab.index, now.current) or before.page() is not after.page():
         _reset_view(ctx, state, after.url)
     return after
+
+
+def _sorted_jar(jar: tuple) -> tuple:
+    return tuple(sorted(jar, key=lambda j: j.host))
 
 
 def _require_browser_family(ctx: AppContext) -> None:

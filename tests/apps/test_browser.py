@@ -428,3 +428,15 @@ def test_a_page_too_large_to_lay_out_says_so_and_names_where():
     assert url(env).endswith("/huge.html")  # the page loaded; the window says why it cannot show it
     detail = next(e for i, e in elements(env).items() if i.endswith("el:error-detail"))
     assert "too long" in detail["label"]
+
+
+def test_windows_share_the_profiles_cookies_kept_in_the_home_folder():
+    world = _world()
+    env = _env(world)
+    ok(env, "application.v1", "launch", kind="browser")
+    _sign_in_to_chat(env)
+    ok(env, "application.v1", "launch", kind="browser")  # a second window: the same profile
+    ok(env, "browser.v1", "navigate", url=CHAT)
+    assert page_element(env, "signed-in", wid=1)["label"] == "Signed in as Maya Chen"
+    jar = world._runtime.machines[M].fs.read_path("/home/maya/.mozilla/firefox/cookies.json")
+    assert b"chat.northwind.internal" in jar
