@@ -1,15 +1,22 @@
 """``static``: serves the files a world declares; with ``writable``, clients may upload.
 
 ``initial_state`` is ``{"files": {path: page}, "writable"?: bool}`` where a page is its text (served as
-``text/html`` when the path ends in ``.html`` or ``/``, else ``text/plain``) or an object
-``{"body", "content_type"?, "status"?, "location"?}`` (a ``location`` with a 3xx status is a
-redirect). ``GET`` and ``HEAD`` are answered; a path ending in ``/`` serves its
+``text/html`` when the path ends in ``.html``, ``.htm`` or ``/``, else ``text/plain``) or an object
+``{"body", "content_type"?, "status"?, "location"?, "uploaded"?}`` (a ``location`` with a 3xx
+status is a redirect). ``GET`` and ``HEAD`` are answered; a path ending in ``/`` serves its
 ``index.html``, or lists the folder (``Directory listing for /``) when it has none; a
 missing page is ``404``. A ``writable`` service also takes ``PUT`` (the
 body, UTF-8 text, becomes the page at that path, with the request's ``Content-Type``:
 ``201 Created`` or ``204 No Content`` when it replaced one) and ``DELETE`` (``204``, or
 ``404``), like a WebDAV share without folders. Other methods are ``405``. The files live
 in the service's state, so what one machine uploads another sees only by asking for it.
+
+A page the world ships that is served as HTML is held to the page model when the world
+loads (:func:`~cwgym.protocol.html_reader.check_html`): markup the model cannot show (a script, a
+style, a video) fails the load, naming the file, the element and its line, instead of
+vanishing when a browser reads the page. A page a client uploads is marked ``"uploaded":
+true``; it arrived at run time and is read as a browser reads any page, so it is not checked
+(a world may ship one marked so, to start from a messy upload).
 """
 
 from __future__ import annotations
@@ -20,6 +27,20 @@ from urllib.parse import quote
 
 from cwgym.net.http import Headers, Request, Response
 from cwgym.net.services import SERVICE_KINDS, ServiceKind, text_response
+from cwgym.protocol.html_reader import check_html
+
+#: Paths served as ``text/html`` when the page names no content type.
+HTML_PATHS = (".html", ".htm", "/")
+_PAGE_KEYS = {"body", "content_type", "status", "location", "uploaded"}
+
+
+def served_as_html(path: str, page: dict) -> bool:
+    """Whether ``page`` at ``path`` is served as HTML: its content type says so, or it
+    names none and the path ends in one of :data:`HTML_PATHS`."""
+    content_type = page.get("content_type")
+    if content_type:
+        return content_type.split(";", 1)[0].strip().lower() == "text/html"
+    return path.endswith(HTML_PATHS)
 
 
 class Static(ServiceKind):
@@ -38,11 +59,17 @@ class Static(ServiceKind):
                 raise ValueError(f"{at}: a path starts with /")
             if isinstance(page, str):
                 page = {"body": page}
-            if not isinstance(page, dict) or not isinstance(page.get("body", ""), str) or set(page) - {"body", "content_type", "status", "location"}:
-                raise ValueError(f"{at}: a page is text or {{body, content_type?, status?, location?}}")
+            if not isinstance(page, dict) or not isinstance(page.get("body", ""), str) or set(page) - _PAGE_KEYS:
+                raise ValueError(f"{at}: a page is text or {{body, content_type?, status?, location?, uploaded?}}")
             status = page.get("status", 200)
             if not isinstance(status, int) or not 100 <= status <= 599:
                 raise ValueError(f"{at}.status: {status!r} is not an HTTP status")
+            if not isinstance(page.get("content_type", ""), str):
+                raise ValueError(f"{at}.content_type: a media type such as \"text/html\", not {page['content_type']!r}")
+            if not isinstance(page.get("uploaded", False), bool):
+                raise ValueError(f"{at}.uploaded: true or false")
+            if served_as_html(path, page) and not page.get("uploaded", False):
+                check_html(page.get("body", ""), at)
             files[path] = page
         return {"files": files, "writable": state.get("writable", False)}
 
@@ -63,7 +90,7 @@ class Static(ServiceKind):
             return self._index(files, path, request.method), state
         if page is None:
             return text_response(404, f"404 Not Found: {path}\n"), state
-        html = path.endswith((".html", "/"))
+        html = path.endswith(HTML_PATHS)
         content_type = page.get("content_type") or ("text/html; charset=utf-8" if html else "text/plain; charset=utf-8")
         extra = {"Location": page["location"]} if page.get("location") else {}
         response = text_response(page.get("status", 200), page.get("body", ""), content_type, **extra)
@@ -95,7 +122,7 @@ class Static(ServiceKind):
             return text_response(415, "415 Unsupported Media Type: the body is UTF-8 text\n"), state
         if path.endswith("/"):
             return text_response(409, "409 Conflict: a page needs a name, not a folder\n"), state
-        page = {"body": text}
+        page = {"body": text, "uploaded": True}
         content_type = request.headers.get("content-type")
         if content_type:
             page["content_type"] = content_type

@@ -7,7 +7,7 @@ body)`` is the world's request path from the browser's machine (it raises
 :class:`~cwgym.net.http.NetError` when no answer comes), and ``resolves(host)`` is that
 machine's DNS, which the omnibox asks about single-label names. An answer is read as the
 page model when the site sends it (``application/vnd.cwgym.page+json``), as HTML
-(:func:`~cwgym.web.html_page.parse_html`), or as plain text; a request that gets no answer
+(:func:`~cwgym.protocol.html_reader.parse_html`), or as plain text; a request that gets no answer
 shows Chrome's "This site can't be reached" page.
 
 Fields: ``fill`` keeps a value per element id until the form is submitted (a checkbox or
@@ -42,7 +42,7 @@ from cwgym.protocol.page import (
     projection,
 )
 from cwgym.web import session as bs
-from cwgym.web.html_page import parse_html
+from cwgym.protocol.html_reader import parse_html
 from cwgym.web.omnibox import DEFAULT_ENGINE, interpret
 
 __all__ = ["Browser", "EngineError", "RequestFn", "open_browser", "walk"]

@@ -1,6 +1,9 @@
 """``parse_html``: our own pages come back exactly (a property over random pages, and every
-service kind's real pages); any other HTML is read as a browser shows it; and no input —
-random text, tag soup, 5 MB of hostile markup — makes it raise or take more than linear time."""
+service kind's real pages); any other HTML is read as a browser shows it, repaired as the
+HTML standard repairs it; no input (random text, tag soup, hostile markup) makes it raise,
+and time stays linear (``-m slow`` measures it on megabytes). ``check_html`` refuses, for a
+page a world ships, each kind of markup the page model cannot show, naming the file, the
+element and its line."""
 
 from __future__ import annotations
 
@@ -37,7 +40,15 @@ from cwgym.protocol.page import (
 )
 from cwgym.resources import load_world
 from cwgym.services.framework import PAGE_TYPE
-from cwgym.web.html_page import MAX_ELEMENTS, TRUNCATED, parse_html
+from cwgym.protocol import html_reader
+from cwgym.protocol.html_reader import (
+    MAX_DEPTH,
+    MAX_FORMATTING,
+    TRUNCATED,
+    HtmlModelError,
+    check_html,
+    parse_html,
+)
 
 URL = "http://site.example/dir/page.html"
 
@@ -161,6 +172,11 @@ EXAMPLES = [
     )),
     # a label before an input that belongs to the checkbox before it, on a shared id
     Page(title="ids", elements=(Checkbox(id="same", name="a", label="Mine"), Input(id="same", name="b", label=""))),
+    # what a parser changes in text: CR, NUL, and a text area's first newline (in a table cell too)
+    Page(title="\r\0", lang="\r", elements=(
+        Text(id="\r", text="a\rb\r\nc\0d"), Link(id="l", text="\0", url="?\r\0"),
+        Table(id="t", headers=("\r",), rows=((TextArea(id="ta", name="\0", value="\n\nfirst lines\r"),),)),
+        Select(id="s", name="s", options=(Option(value="\0", label="\r\0"),), value="\0"))),
 ]
 
 
@@ -214,10 +230,10 @@ def test_the_static_kinds_folder_listing_is_read_as_a_browser_shows_it():
     ))
 
 
-def test_a_static_sites_hand_written_page_is_read():
+def test_a_static_sites_uploaded_page_is_read_as_a_browser_reads_it():
     site = ('<!doctype html><html lang="de"><head><title>Team\n  wiki</title>'
             '<link rel=stylesheet href=s.css></head><body><h1>Willkommen</h1><p>Seite <a href="b.html">B</a></p>')
-    world = world_with("static", {"files": {"/index.html": site}})
+    world = world_with("static", {"files": {"/index.html": {"body": site, "uploaded": True}}})
     status, html = fetch(world, "/")
     assert status == 200
     assert parse(html.decode()) == Page(title="Team wiki", lang="de", elements=(
@@ -371,6 +387,36 @@ def test_malformed_markup_is_repaired():
         Text(text="x"), Table(rows=((Text(text="cell still in cell"),),)), Text(text="y"))
 
 
+def test_misnested_formatting_is_repaired_as_browsers_repair_it():
+    # <b> is reopened after </i> closes it, so "y" is bold too (a naive reader leaves it plain)
+    assert body("<p><i><b>x</i>y</b></p>") == (Text(text="xy", emphasis=True),)
+    assert body("<p><b>bold <i>both</b> italic</i></p>") == (Text(text="bold both italic"),)
+    # a block inside a formatting element splits it: the paragraph gets its own <b>
+    assert body("<b>1<p>2</b>3</p>") == (Text(text="1", emphasis=True), Text(text="23"))
+    # a link around a block: the block's text is a second link to the same place
+    assert body("<a href=1>one<p>two</a>three</p>") == (
+        Link(text="one", url="1"), Link(text="two", url="1"), Text(text="three"))
+
+
+def test_an_unclosed_paragraph_in_a_table_is_moved_before_it_or_closed_by_the_next_cell():
+    assert body("<table><p>before<tr><td>cell</table>after") == (
+        Text(text="before"), Table(rows=((Text(text="cell"),),)), Text(text="after"))
+    assert body("<table><tr><td><p>one<td><p>two</table>") == (Table(rows=((Text(text="one"), Text(text="two")),)),)
+    assert body("<p>para<table><tr><td>x</table>") == (Text(text="para"), Table(rows=((Text(text="x"),),)))
+
+
+def test_a_stray_end_tag_is_ignored():
+    assert body("<div>a</div></div>b") == (Text(text="a"), Text(text="b"))
+    assert body("<p>x</div>y</p>") == (Text(text="xy"),)
+    assert body("<ul><li>a</div>b</ul>") == (ListBlock(items=(Text(text="ab"),)),)
+
+
+def test_the_first_newline_of_a_text_area_or_pre_is_dropped_wherever_it_stands():
+    assert body("<textarea>\n\nx</textarea><pre>\n\ny</pre>") == (TextArea(name="", rows=2, value="\nx"), Text(text="y"))
+    assert body("<table><tr><td><textarea>\n\nx</textarea></table>") == (Table(rows=((TextArea(name="", rows=2, value="\nx"),),)),)
+    assert body("<pre><b>bold</b>\n</pre>") == (Text(text="bold", emphasis=True),)
+
+
 def test_a_nested_forms_controls_belong_to_the_outer_form():
     assert body("<form action=outer><input name=a><form action=inner><input name=b></form></form><input name=c>") == (
         Form(action="outer", method="GET", children=(Input(name="a"), Input(name="b"))), Input(name="c"))
@@ -402,19 +448,45 @@ def count(elements: tuple) -> int:
     return total
 
 
-def test_a_page_past_the_budget_is_cut_off_and_says_so():
-    page = parse("<p>x</p>" * (MAX_ELEMENTS + 10))
+def test_a_page_past_the_budget_is_cut_off_and_says_so(monkeypatch):
+    monkeypatch.setattr(html_reader, "MAX_ELEMENTS", 500)  # the real budget takes seconds to fill
+    page = parse("<p>x</p>" * 510)
     assert page.elements[-1] == Text(text=TRUNCATED)
-    assert count(page.elements) <= MAX_ELEMENTS + 1
+    assert count(page.elements) <= 501
     assert page.elements[0] == Text(text="x")
-    big = to_html(Page(title="big", elements=tuple(Text(id=f"p{i}", text="x") for i in range(MAX_ELEMENTS))))
+    assert parse("<img>x" * 510).elements[-1] == Text(text=TRUNCATED)  # text pieces count, not only tags
+    big = to_html(Page(title="big", elements=tuple(Text(id=f"p{i}", text="x") for i in range(500))))
     assert parse(big).elements[-1] == Text(text=TRUNCATED)
 
 
 def test_very_deep_nesting_is_read_flat_not_recursively():
-    page = parse("<div>" * 50_000 + "deep" + "</div>" * 50_000 + "<ul>" * 5000 + "<li>x")
+    page = parse("<div>" * 5000 + "deep" + "</div>" * 5000 + "<ul>" * 5000 + "<li>x")
     assert page.elements[0] == Text(text="deep")
     assert to_html(page)  # and it can be written again
+    lists = page.elements[1]
+    depth = 0
+    while isinstance(lists, ListBlock) and lists.items:
+        depth, lists = depth + 1, lists.items[0]
+    assert MAX_DEPTH - 5 <= depth <= MAX_DEPTH
+
+
+def test_formatting_waiting_to_be_reopened_is_bounded(monkeypatch):
+    # each <b> a </div> closed is reopened inside the next div: 72 of them reopen about 3000
+    # elements with at most MAX_FORMATTING waiting, and about 5400 without a bound
+    monkeypatch.setattr(html_reader, "MAX_ELEMENTS", 4000)
+    page = parse("".join(f"<div><b id=b{i}></div>" for i in range(3 * MAX_FORMATTING)) + "<p>text")
+    assert page.elements == (Text(text="text", emphasis=True),)
+
+
+def test_a_tag_that_runs_on_stops_the_reading_instead_of_growing_quadratically():
+    page = parse("<p>kept</p><a " + " ".join(f"x{i}" for i in range(20_000)))
+    assert page.elements == (Text(text="kept"), Text(text=TRUNCATED))
+    assert parse("<p>" + "<a title='x'>" * 2000 + "y").elements[0] == Text(text="y")  # many ordinary tags are fine
+
+
+def test_comments_and_long_character_references_are_read_in_one_pass():
+    assert body("<p>a<!-- " + "- " * 50_000 + "-->b</p>") == (Text(text="ab"),)
+    assert body("<p>&#" + "1" * 5000 + ";&#x" + "0" * 5000 + "41;</p>") == (Text(text="\ufffdA"),)
 
 
 HOSTILE = {
@@ -434,18 +506,35 @@ HOSTILE = {
     "labels": "<label><input>",
     "charrefs": "&#",
     "selects": "<select><option>",
+    # where html5lib's own tokenizer and tree construction turn quadratic
+    "one long tag": "<a " + " ".join(f"b{i}" for i in range(50)),
+    "dashes in a comment": "<!--" + "-x" * 20,
+    "a long doctype": '<!DOCTYPE html PUBLIC "' + "x" * 40,
+    "end tag candidates in raw text": "<textarea></aaaaaaaaaa",
+    "long number references": "&#" + "9" * 40,
+    "formatting reopened": "<div><b id=1><i id=2><u id=3></div>x",
+    "misnested formatting": "<b><p><i>x</b>y</i>",
+    "foster parenting": "<table>x<b>y",
+    "nested tables": "<table><tr><td><table><tr><td>",
+    "svg": "<svg><g>",
 }
 
 
 @pytest.mark.parametrize("unit", HOSTILE.values(), ids=HOSTILE.keys())
-def test_five_megabytes_of_anything_parse_in_linear_time(unit):
+def test_hostile_markup_reads_into_a_page(unit):
+    check_any(unit * (20_000 // len(unit)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("unit", HOSTILE.values(), ids=HOSTILE.keys())
+def test_megabytes_of_anything_parse_in_linear_time(unit):
     def seconds(size: int) -> float:
         html = unit * (size // len(unit))
         start = time.perf_counter()
         parse(html)
         return time.perf_counter() - start
 
-    small, large = seconds(1_000_000), seconds(5_000_000)
+    small, large = seconds(200_000), seconds(1_000_000)
     assert large < 20
     assert large < 12 * small + 0.5, (small, large)
 
@@ -479,10 +568,103 @@ def test_random_tag_soup_never_raises(html):
     check_any(html)
 
 
-@settings(derandomize=True, max_examples=100, deadline=None)
+@settings(derandomize=True, max_examples=60, deadline=None)
 @given(pages, st.data())
 def test_a_damaged_page_of_ours_never_raises(page, data):
     html = to_html(page)
     cut = data.draw(st.integers(0, len(html)))
     check_any(html[:cut])
     check_any(html[cut:] + html[:cut])
+
+
+# -- pages a world ships, held to the model ----------------------------------------------------
+
+WHERE = "$.services[3].initial_state.files['/about.html']"
+
+
+def refusal(html: str) -> HtmlModelError:
+    with pytest.raises(HtmlModelError) as caught:
+        check_html(html, WHERE)
+    return caught.value
+
+
+REFUSED = {
+    # what: (html, tag, id, words of the problem)
+    "a tag with no model": ('<p>Hi</p><marquee id="news">Sale</marquee>', "marquee", "news", "the page model has no <marquee>"),
+    "video": ("<video src=a.mp4></video>", "video", "", "no <video>"),
+    "canvas": ("<canvas id=c></canvas>", "canvas", "c", "no <canvas>"),
+    "svg": ("<svg><circle r=1 /></svg>", "svg", "", "no <svg>"),
+    "iframe": ("<iframe src=x></iframe>", "iframe", "", "no <iframe>"),
+    "a script": ("<p>x</p><script>alert(1)</script>", "script", "", "no scripts run in this world"),
+    "noscript": ("<noscript>Turn on JavaScript</noscript>", "noscript", "", "no scripts run"),
+    "a stylesheet": ("<head><link rel=stylesheet href=s.css></head>", "link", "", "stylesheet"),
+    "a style element": ("<style>p { color: red }</style>", "style", "", "styles cannot be honoured"),
+    "a file input": ("<form><input type=file name=f id=up></form>", "input", "up", "type='file' is not one the page model has"),
+    "a reset button": ("<input type=RESET>", "input", "", "type='RESET'"),
+    "a script button": ('<button type="button" id="b">x</button>', "button", "b", "type='button'"),
+    "an event handler": ('<button id=go onclick="go()">Go</button>', "button", "go", "no onclick= on <button> (no scripts run"),
+    "a style attribute": ('<p style="color: red">x</p>', "p", "", "no style= on <p> (styles cannot be honoured)"),
+    "hidden": ("<div hidden>x</div>", "div", "", "shows every element"),
+    "data attributes": ('<span data-x="1">x</span>', "span", "", "no data-x= on <span>"),
+    "a target": ('<a href=x target=_blank>x</a>', "a", "", "no target= on <a>"),
+    "a script link": ('<a id=l href=" Java\tScript:go()">x</a>', "a", "l", "runs a script"),
+    "a script form": ('<form action="javascript:go()"></form>', "form", "", "runs a script"),
+    "a cell span": ("<table><tr><td colspan=2>x</table>", "td", "", "no colspan= on <td>"),
+    "a form method": ("<form method=dialog></form>", "form", "", "method='dialog'"),
+    "another charset": ("<meta charset=latin1>", "meta", "", "charset='latin1'"),
+    "a second title": ("<title>One</title><title>Two</title>", "title", "", "one title"),
+    "nesting past the limit": ("<div>" * (MAX_DEPTH + 5), "div", "", f"deeper than {MAX_DEPTH}"),
+}
+
+
+@pytest.mark.parametrize(("html", "tag", "eid", "words"), REFUSED.values(), ids=REFUSED.keys())
+def test_a_shipped_page_with_markup_the_model_lacks_is_refused(html, tag, eid, words):
+    error = refusal(html)
+    assert isinstance(error, ValueError)
+    assert (error.where, error.tag, error.element_id) == (WHERE, tag, eid)
+    assert words in error.problem
+    element = f'<{tag} id="{eid}">' if eid else f"<{tag}>"
+    assert str(error) == f"{WHERE}: line {error.line}, column {error.column}: {element}: {error.problem}"
+
+
+def test_the_refusal_says_where_the_start_tag_begins():
+    error = refusal('<!doctype html>\n<p>ok</p>\n  <div>\n    <marquee id="m">x</marquee>')
+    assert (error.line, error.column) == (4, 5)
+    assert (refusal("<p>ok</p>\r\n<p>\r\n  <video>").line, refusal("<p>ok</p>\r<video>").line) == (3, 2)
+    # far into the document, and with the tag's < the last character html5lib read in one chunk
+    error = refusal("<p>" + "x" * 30_000 + "</p>\n<p>two</p>\n" + " " * 7 + "<video>")
+    assert (error.line, error.column) == (3, 8)
+    error = refusal("a" * 10_239 + "<canvas>")
+    assert (error.line, error.column) == (1, 10_240)
+
+
+def test_a_page_past_the_budget_is_refused_not_cut(monkeypatch):
+    monkeypatch.setattr(html_reader, "MAX_ELEMENTS", 50)
+    error = refusal("<p>budget</p>" * 60)
+    assert error.tag == "" and "more than 50 elements" in str(error)
+    assert str(error).startswith(f"{WHERE}: line 1, column ")
+
+
+@pytest.mark.parametrize("page", EXAMPLES)
+def test_our_own_pages_may_be_shipped(page):
+    check_html(to_html(page), WHERE)
+
+
+def test_a_hand_written_page_of_plain_structure_may_be_shipped():
+    check_html("""<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8"><title>About</title></head>
+<BODY class="page">
+<header><nav aria-label="Main"><a href="/">Home</a></nav></header>
+<main id="content"><article><section title="Intro"><h1>About us</h1>
+<p lang="fr">Bonjour, <strong>tout</strong> <em>le</em> <i>monde</i><br><small>(c)</small> <code>x</code></p>
+<blockquote><p>Quote</p></blockquote><pre>  keep</pre><hr>
+<dl><dt>Term<dd>Meaning</dl><figure><img src="a.png" alt="A" width="10" height="10"><figcaption>A</figcaption></figure>
+<table><caption>T</caption><thead><tr><th>H</th></tr></thead><tbody><tr><td><span>c</span></td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>
+<ul><li>one</li></ul><ol><li>two</ol>
+<form action="/send" method="POST"><fieldset><legend>You</legend>
+<label for="n">Name</label> <input id="n" name="n" type=" Email " placeholder="you" required>
+<input type="checkbox" name="c" checked><input type="radio" name="r" value="1"><input type="hidden" name="h" value="1">
+<textarea name="t" rows="3"></textarea><select name="s"><option value="a" selected label="A">A</option></select>
+<button type="submit" name="op" value="go">Go</button><input type="submit" value="Send"></fieldset></form>
+</section></article></main><footer><div><abbr title="x">X</abbr> <kbd>k</kbd> <samp>s</samp></div></footer>
+<!-- a comment --></BODY></html>""", WHERE)
