@@ -60,9 +60,18 @@ def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machi
     if closed:
         changed.add(effects.WINDOW_CLOSED)
     common = set(new) & set(old)
+    url = None
     for wid in common:
         was, now = old[wid], new[wid]
         changed.update(tag for tag, value in now.items() if was.get(tag) != value)
+        if now.get(effects.NAVIGATE) and was.get(effects.NAVIGATE) != now[effects.NAVIGATE]:
+            url = now[effects.DOCUMENT] or None
+    for wid in opened:  # a browser window that opened on a page navigated there
+        if new[wid].get(effects.NAVIGATE) and new[wid].get(effects.DOCUMENT):
+            changed.update((effects.NAVIGATE, effects.CONTENT))
+            url = new[wid][effects.DOCUMENT]
+    if effects.NAVIGATE in after and before.get(effects.NAVIGATE) != after[effects.NAVIGATE]:
+        url = after[effects.NAVIGATE][2]  # the headless browser's address
     if [w for w in before.get(_STACK, ()) if w in common] != [w for w in after.get(_STACK, ()) if w in common]:
         changed.add(effects.WINDOW_FOCUSED)
     plain = sorted((k, v) for k, v in after.items() if k != _WINDOWS and v is not None)
@@ -73,4 +82,5 @@ def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machi
         windows_opened=opened,
         windows_closed=closed,
         focused_window=after.get(effects.WINDOW_FOCUSED),
+        url=url,
     )

@@ -440,3 +440,17 @@ def test_windows_share_the_profiles_cookies_kept_in_the_home_folder():
     assert page_element(env, "signed-in", wid=1)["label"] == "Signed in as Maya Chen"
     jar = world._runtime.machines[M].fs.read_path("/home/maya/.mozilla/firefox/cookies.json")
     assert b"chat.northwind.internal" in jar
+
+
+def test_effects_carry_navigate_and_the_new_url():
+    env = _env(_world())
+    first = ok(env, "browser.v1", "navigate", url=WIKI)
+    assert {"navigate", "content", "window.opened"} <= set(first["effect"]["changed"])
+    assert first["effect"]["url"] == WIKI
+    moved = ok(env, "browser.v1", "click", id="history-link")
+    assert moved["effect"]["url"] != WIKI and "navigate" in moved["effect"]["changed"]
+    typed = ok(env, "keyboard.v1", "key", key="Ctrl+l")
+    assert "url" not in typed["effect"] and "navigate" not in typed["effect"]["changed"]
+    headless = _world().environment({"actor": "maya", "machines": [M], "actions": ["browser.v1"], "observations": []})
+    out = headless.step([{"family": "browser.v1", "op": "navigate", "machine": M, "payload": {"url": WIKI}}])["outcomes"][0]
+    assert out["effect"]["url"] == WIKI and {"navigate", "document"} <= set(out["effect"]["changed"])
