@@ -85,6 +85,25 @@ def window_rows(ref, n: int) -> list[Row]:
         rows.append(measure(GROUP, f"{op}({w}, {h}), page open", label, visual(World), n,
                             visual(ref.World) if ref else None))
 
+    def typed_render(w, h):
+        def setup():
+            _, env = _window(World)
+            env.step([{"family": "keyboard.v1", "op": "key", "machine": "reception", "payload": {"key": "Ctrl+l"}}])
+            keys = [[{"family": "keyboard.v1", "op": "type", "machine": "reception", "payload": {"text": "x"}}],
+                    [{"family": "keyboard.v1", "op": "key", "machine": "reception", "payload": {"key": "Backspace"}}]]
+            state = {"i": 0}
+
+            def call():  # a keystroke in the address bar, then the frame: a real repaint and render
+                state["i"] += 1
+                env.step(keys[state["i"] % 2])
+                return env.render(w, h)
+            return call
+        return setup
+
+    for w, h in ((1280, 800), (84, 84)):
+        rows.append(measure(GROUP, f"keystroke in the address bar then render({w}, {h}), page open (cwgym only)", label,
+                            typed_render(w, h), n))
+
     def loop(make, observe):
         def setup():
             _, env = _window(make)
