@@ -454,3 +454,21 @@ def test_effects_carry_navigate_and_the_new_url():
     headless = _world().environment({"actor": "maya", "machines": [M], "actions": ["browser.v1"], "observations": []})
     out = headless.step([{"family": "browser.v1", "op": "navigate", "machine": M, "payload": {"url": WIKI}}])["outcomes"][0]
     assert out["effect"]["url"] == WIKI and {"navigate", "document"} <= set(out["effect"]["changed"])
+
+
+def test_a_browser_window_survives_snapshot_restore_fork_and_export():
+    world = _world()
+    env = _env(world)
+    ok(env, "browser.v1", "navigate", url=WIKI)
+    saved, digest = world.snapshot(), world.state_hash()
+    ok(env, "browser.v1", "click", id="history-link")
+    world.restore(saved)
+    assert url(env) == WIKI and world.state_hash() == digest
+    fork = world.fork()
+    assert fork.state_hash() == digest
+    text = world.export_snapshot()
+    other = _world()
+    other.import_snapshot(text)
+    assert other.state_hash() == digest
+    moved = ok(env, "browser.v1", "click", id="history-link")  # the restored window goes on browsing
+    assert "history" in moved["effect"]["url"].lower()
