@@ -22,6 +22,7 @@ from urllib.parse import urljoin, urlsplit
 import msgspec
 
 from cwgym.net.http import NetError
+from cwgym.protocol.html_reader import parse_html
 from cwgym.protocol.page import (
     Button,
     Checkbox,
@@ -42,7 +43,6 @@ from cwgym.protocol.page import (
     projection,
 )
 from cwgym.web import session as bs
-from cwgym.protocol.html_reader import parse_html
 from cwgym.web.omnibox import DEFAULT_ENGINE, interpret
 
 __all__ = ["Browser", "EngineError", "RequestFn", "open_browser", "walk"]

@@ -10,8 +10,8 @@ import copy
 import pytest
 
 from cwgym import World
-from cwgym.resources import load_world
 from cwgym.protocol.html_reader import HtmlModelError
+from cwgym.resources import load_world
 
 BAD = "<!doctype html>\n<title>About</title>\n<h1>About us</h1>\n<p id=intro onclick=\"hello()\">Hi</p>\n"
 

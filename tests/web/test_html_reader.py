@@ -17,6 +17,15 @@ from hypothesis import strategies as st
 
 from cwgym import World
 from cwgym.net.services import SERVICE_KINDS
+from cwgym.protocol import html_reader
+from cwgym.protocol.html_reader import (
+    MAX_DEPTH,
+    MAX_FORMATTING,
+    TRUNCATED,
+    HtmlModelError,
+    check_html,
+    parse_html,
+)
 from cwgym.protocol.page import (
     Button,
     Checkbox,
@@ -40,15 +49,6 @@ from cwgym.protocol.page import (
 )
 from cwgym.resources import load_world
 from cwgym.services.framework import PAGE_TYPE
-from cwgym.protocol import html_reader
-from cwgym.protocol.html_reader import (
-    MAX_DEPTH,
-    MAX_FORMATTING,
-    TRUNCATED,
-    HtmlModelError,
-    check_html,
-    parse_html,
-)
 
 URL = "http://site.example/dir/page.html"
 
