@@ -1,12 +1,14 @@
 """A machine's way onto the world's network: the :class:`~cwgym.machine.view.NetPort` the
 world wires into each machine, so ``curl``, ``wget``, ``ping`` and the resolvers on it reach
-:mod:`cwgym.net` from that machine's node, through its ``/etc/hosts`` first."""
+:mod:`cwgym.net` from that machine's node, through its ``/etc/hosts`` first, and a server
+started on it learns whether its port is free (:mod:`cwgym.environment.listeners`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
+from cwgym.environment.listeners import port_taken
 from cwgym.environment.metadata import search_engine
 from cwgym.machine.etc import HOSTS, hosts_address
 from cwgym.machine.filesystem import FsError
@@ -82,6 +84,9 @@ class MachineNet:
             return self.runtime.network.echo(self._source(), address, self.machine_id, self._actor())
         except NetError as exc:
             raise NetFailure(exc.code, exc.detail) from None
+
+    def listening(self, port: int) -> bool:
+        return port_taken(self.runtime, self._source(), port)
 
 
 def fetch_from(runtime: Any, machine_id: str, request: Request, actor: str | None) -> Response:

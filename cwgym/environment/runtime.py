@@ -42,6 +42,7 @@ from cwgym.environment.effects import effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
 from cwgym.environment.external import Externals
 from cwgym.environment.families import FAMILIES
+from cwgym.environment.listeners import program_listener
 from cwgym.environment.metadata import check_metadata, web_apps
 from cwgym.environment.netport import MachineNet, fetch_from
 from cwgym.environment.session import Session, Sessions
@@ -191,6 +192,9 @@ class Runtime:
     def net_port(self, machine_id: str) -> MachineNet:
         """What programs on machine ``machine_id`` reach the network through (``Machine.net``)."""
         return MachineNet(self, machine_id)
+
+    #: what answers on (node, port) from a program listening there; the network asks it
+    program_listener = program_listener
 
     # -- sessions --------------------------------------------------------------------
     def check_config(self, config: Any) -> EnvironmentConfig:

@@ -60,6 +60,11 @@ class NetPort(Protocol):
         """One ICMP echo to ``address``: the round trip in logical microseconds."""
         ...
 
+    def listening(self, port: int) -> bool:
+        """Whether a service or a program already listens on this machine's node at
+        ``port`` (what a server that wants to bind it asks first)."""
+        ...
+
     @property
     def search_engine(self) -> str:
         """The world's search engine, a URL template with ``%s`` for the query."""

@@ -7,7 +7,9 @@
 2. the destination node is the one holding the address, and the gateway must allow it;
 3. the path is the cheapest over the links (:mod:`cwgym.net.graph`); each hop may lose the
    request, drawn from that link's own random stream ``net.loss:<from>><to>``;
-4. the service listening on the destination's port answers (none: ``refused``);
+4. the service listening on the destination's port answers; with none, a program on the
+   destination node that listens there does (``python3 -m http.server``, found through the
+   ``program_listener`` the environment wires into the runtime; none: ``refused``);
 5. the logical clock advances by the DNS round trip, the path there and the path back.
 
 It journals ``network.dns``, ``network.http_request`` and ``network.http_response``
@@ -20,6 +22,7 @@ routes, gateway and services are the definition's.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -218,13 +221,15 @@ class Network(Subsystem):
         if lost is not None:
             runtime.sleep(dns_latency + sum(h.latency_us for h in there))
             raise NetError("lost", f"the request was lost between {lost.source} and {lost.target}")
-        service = self._listener(target, request.url.port)
+        service = self.service_on(target, request.url.port)
+        program = None if service is not None else self.program_on(target, request.url.port, address)
         back = graph.cheapest(target, source)
         runtime.sleep(dns_latency + sum(h.latency_us for h in there) + sum(h.latency_us for h in back))
-        if service is None:
+        if service is None and program is None:
             raise NetError("refused", f"connection refused: nothing listens on {target} port {request.url.port}")
-        kind = SERVICE_KINDS.get(service.kind)
-        if kind is None:
+        if program is not None:
+            response = program(request)
+        elif (kind := SERVICE_KINDS.get(service.kind)) is None:
             response = not_implemented(service.kind)
         else:
             response, after = kind.handle(self.services[service.id], request, source, runtime.clock.now_us)
@@ -234,11 +239,19 @@ class Network(Subsystem):
                        {"url": str(request.url), "status": response.status, "bytes": len(response.body)})
         return response
 
-    def _listener(self, node: str, port: int) -> Any:
+    def service_on(self, node: str, port: int) -> Any:
+        """The world's service listening on ``node`` at ``port`` (a TLS one on 443 too), or ``None``."""
         for service in self.runtime.definition.services:
             if service.node == node and (service.port == port or (service.tls and port == 443)):
                 return service
         return None
+
+    def program_on(self, node: str, port: int, address: str) -> Callable[[Request], Response] | None:
+        """What answers a request to ``address`` at ``port`` from a program listening on
+        ``node``, or ``None``: the runtime's ``program_listener`` decides (the net layer
+        never sees machines); a runtime without one has no programs that listen."""
+        ask = getattr(self.runtime, "program_listener", None)
+        return None if ask is None else ask(node, port, address)
 
 
 @lru_cache(maxsize=4096)

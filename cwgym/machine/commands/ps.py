@@ -3,9 +3,11 @@
 The process model: PID 1 is the session's login shell (``bash``, on ``pts/0``, started at
 tick 0), like a container's init; every process in ``machine.procs`` is its child. The
 line being run shows as the command that asked (``ps ...``), a background ``sleep N &``
-as ``sleep N``. CPU time is never consumed in this world, so TIME is always 0 and %CPU
+as ``sleep N``, a server started in the background as typed (``python3 -m http.server
+8000``). CPU time is never consumed in this world, so TIME is always 0 and %CPU
 0.0; VSZ/RSS are fixed per program (bash 8912/5248 KiB, ps 10072/3456, sleep 5480/1024,
-anything else 6220/2304) and %MEM is derived from them against 8 GiB of memory.
+python3 31140/19968, anything else 6220/2304) and %MEM is derived from them against 8 GiB
+of memory.
 
 Supported: ``ps`` (this terminal's processes), ``-e -A -a -x`` (every process here is on
 the terminal, so these list the same ones), ``-f``, ``-u/-U USER``, ``-p/--pid PID``,
@@ -24,7 +26,8 @@ from cwgym.machine.context import CommandContext
 from cwgym.machine.users import user_name
 
 MEMORY_KIB = 8 * 1024 * 1024
-MEMORY = {"bash": (8912, 5248), "sh": (8912, 5248), "ps": (10072, 3456), "sleep": (5480, 1024)}
+MEMORY = {"bash": (8912, 5248), "sh": (8912, 5248), "ps": (10072, 3456), "sleep": (5480, 1024),
+          "python3": (31140, 19968)}
 DEFAULT_MEMORY = (6220, 2304)
 TTY = "pts/0"
 USAGE = (
@@ -96,7 +99,7 @@ def _rows(ctx: CommandContext) -> list[Row]:
     machine = ctx.machine
     now = machine.clock.now_us
     procs = machine.procs.listing(now)
-    foreground = [p for p in procs if p.until_us is None and p.exit_code is None]
+    foreground = [p for p in procs if not p.background and p.exit_code is None]
     me = max((p.pid for p in foreground), default=None)
     rows = [Row(1, 0, machine.cred.uid, "bash", 0, "Ss")]
     for proc in procs:

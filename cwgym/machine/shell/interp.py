@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from cwgym.machine import commands as registry
 from cwgym.machine.context import CommandContext, Exit
 from cwgym.machine.filesystem import DIR, FsError, join
+from cwgym.machine.processes import KeepsRunning
 from cwgym.machine.shell import arith, ast, pattern
 from cwgym.machine.shell.chars import is_digits
 from cwgym.machine.shell.errors import (
@@ -355,7 +356,9 @@ class Shell:
 
     def run_background(self, node, io: IO) -> int:
         """``cmd &``: ``sleep`` becomes a process that ends later on the clock; anything
-        else runs now, in a subshell, and is reported as a finished background job."""
+        else runs now, in a subshell, as a job the process table marks, and is reported as
+        a finished background job, unless a command in it keeps running as the job's
+        process (a server: :class:`~cwgym.machine.processes.KeepsRunning`), which then stays."""
         if isinstance(node, ast.Simple) and node.words and not node.assigns and not node.redirects:
             try:
                 argv = self.expander.words(node.words)
@@ -371,8 +374,11 @@ class Shell:
         proc = self.machine.spawn(_describe(node))
         self.last_bg = proc.pid
         child = self.fork()
-        with child.activated():
-            child.run_guarded(None, io, node)
+        with child.activated(), self.machine.procs.job(proc.pid):
+            try:
+                child.run_guarded(None, io, node)
+            except KeepsRunning:
+                return 0
         self.machine.procs.finish(proc.pid)
         return 0
 
@@ -524,6 +530,10 @@ class Shell:
             status = fn(ctx)
         except Exit as exc:
             status = exc.status
+        except KeepsRunning:  # what it wrote before it settled is shown; its job stops here
+            io.write(1, bytes(ctx.stdout))
+            io.write(2, bytes(ctx.stderr))
+            raise
         except (LimitExceeded, ExitShell):
             raise
         except RecursionError:
