@@ -40,6 +40,14 @@ class ServiceKind:
         time ``now_us``. The state is never mutated: a change is a new value."""
         raise NotImplementedError
 
+    def public_pages(self, state: Any, base: str) -> list[dict]:
+        """What a search engine's crawler finds here: the pages this service shows a visitor
+        who is not signed in, as search entries ``{title, url, snippet, keywords}`` with
+        absolute urls on ``base`` (``http://domain[:port]``, the service's first domain),
+        read from ``state`` as :meth:`initial` built it. A kind that shows nothing to
+        anonymous visitors keeps this default, ``[]``."""
+        return []
+
 
 #: Every implemented service kind, by name.
 SERVICE_KINDS: Registry[ServiceKind] = Registry("service kind", "cwgym.services")

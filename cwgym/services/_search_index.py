@@ -3,7 +3,10 @@
 An entry is ``{title, url, snippet, keywords}``. :func:`world_entries` gathers the
 ``search_entries`` of every service of a world definition (a path url is joined to the
 service's first domain, with its port when that is not 80); :func:`entries` checks a kind's
-own ``initial_state.entries``. :func:`rank` scores entries against query terms: for each
+own ``initial_state.entries``; :func:`public_entries` crawls the world when it is built: the
+pages every service shows a visitor who is not signed in
+(:meth:`~cwgym.net.services.ServiceKind.public_pages` of its kind, over the state its
+``initial_state`` builds), each kind making its entries with :func:`page_entry`. :func:`rank` scores entries against query terms: for each
 distinct term, 3 × its count in the title + 2 × in the keywords + 1 × in the snippet;
 entries scoring 0 are left out, ties go to the url, then to the index order. Terms are
 lower-cased runs of letters and digits with a plural ``s`` dropped (``printers`` finds
@@ -13,15 +16,19 @@ lower-cased runs of letters and digits with a plural ``s`` dropped (``printers``
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
+from cwgym.net.services import SERVICE_KINDS, ServiceKind
 from cwgym.services.framework import check_fields
 
-__all__ = ["entries", "index_for", "rank", "terms", "world_entries"]
+__all__ = ["base_url", "clip", "entries", "index_for", "page_entry", "public_entries", "rank", "terms", "world_entries"]
 
 _WORD = re.compile(r"[^\W_]+")
 _ENTRY_FIELDS = {"title": str, "url": str, "snippet": str, "keywords": list}
 TITLE_WEIGHT, KEYWORD_WEIGHT, SNIPPET_WEIGHT = 3, 2, 1
+#: How much of a crawled page's text its snippet keeps, and of its title (a results page cuts both).
+SNIPPET_CHARS, TITLE_CHARS = 160, 200
 
 
 def terms(text: str) -> list[str]:
@@ -63,6 +70,32 @@ def entry(value: Any, where: str, base: str | None = None) -> dict:
     return {"title": title, "url": url, "snippet": value.get("snippet", ""), "keywords": list(keywords)}
 
 
+def clip(text: str, limit: int = SNIPPET_CHARS) -> str:
+    """``text`` with its whitespace collapsed, cut at a word to at most ``limit`` characters
+    (``…`` marks the cut)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,.;:-") + "…"
+
+
+def page_entry(title: str, url: str, text: str = "", keywords: Iterable[str] = ()) -> dict:
+    """A crawled page as an entry: ``title`` and the snippet (the start of ``text``) clipped,
+    ``keywords`` without blanks or repeats."""
+    return {"title": clip(title, TITLE_CHARS), "url": url, "snippet": clip(text),
+            "keywords": list(dict.fromkeys(k for k in keywords if k.strip()))}
+
+
+def base_url(service: Any) -> str | None:
+    """``http://domain[:port]`` of a service's first domain (the port left out when it is
+    80), or ``None`` for a service without a domain."""
+    domains = _get(service, "domains", []) or []
+    port = _get(service, "port", 80)
+    return f"http://{domains[0]}{'' if port == 80 else f':{port}'}" if domains else None
+
+
 def entries(value: Any, where: str) -> list[dict]:
     """A kind's own ``entries`` (absolute urls only), checked and filled."""
     if not isinstance(value, list):
@@ -81,9 +114,7 @@ def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]
         return []
     out: list[dict] = []
     for i, service in enumerate(_get(definition, "services", []) or []):
-        domains = _get(service, "domains", []) or []
-        port = _get(service, "port", 80)
-        base = f"http://{domains[0]}{'' if port == 80 else f':{port}'}" if domains else None
+        base = base_url(service)
         listed = _get(service, "search_entries", []) or []
         if not isinstance(listed, list):
             raise ValueError(f"$.services[{i}].search_entries: a list of entries")
@@ -99,17 +130,49 @@ def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]
     return out
 
 
-def index_for(state: dict, where: str, definition: Any, search_kinds_too: bool = False) -> tuple[list[dict], list[dict]]:
-    """``(own entries, index)`` for a kind's state: the index is the world's entries then the
-    own ones. A state that already holds an ``index`` must hold this one (outside a world,
-    with no definition, a carried index is checked and kept)."""
+def public_entries(definition: Any) -> list[dict]:
+    """The public pages of every service of ``definition`` with a domain, in definition
+    order: its kind's :meth:`~cwgym.net.services.ServiceKind.public_pages` over the state
+    built from its ``initial_state``, as the world builds it. Kinds without public pages
+    (the default hook) are not built at all, which also keeps search kinds from crawling
+    each other.
+
+    Raises:
+        ValueError: a malformed ``initial_state`` (``$.services[i].initial_state``, as the
+            world would report it), or a kind's entry naming ``$.services[i]``.
+    """
+    if definition is None:
+        return []
+    out: list[dict] = []
+    for i, service in enumerate(_get(definition, "services", []) or []):
+        base = base_url(service)
+        kind = SERVICE_KINDS.get(_get(service, "kind", ""))
+        if base is None or kind is None or type(kind).public_pages is ServiceKind.public_pages:
+            continue
+        state = kind.initial(_get(service, "initial_state"), f"$.services[{i}].initial_state", definition)
+        out.extend(entry(page, f"$.services[{i}] (public page {j})") for j, page in enumerate(kind.public_pages(state, base)))
+    return out
+
+
+def index_for(state: dict, where: str, definition: Any, search_kinds_too: bool = False,
+              crawl: bool = False) -> tuple[list[dict], list[dict]]:
+    """``(own entries, index)`` for a kind's state: the index is the world's entries, then
+    the own ones, then (with ``crawl``) the world's public pages whose url is not listed
+    yet. A state that already holds an ``index`` must hold this one (outside a world, with
+    no definition, a carried index is checked and kept)."""
     own = entries(state.get("entries", []), f"{where}.entries")
     carried = state.get("index")
     if carried is not None and definition is None:
         return own, entries(carried, f"{where}.index")
     index = [*world_entries(definition, search_kinds_too), *own]
+    if crawl:
+        seen = {e["url"] for e in index}
+        for page in public_entries(definition):
+            if page["url"] not in seen:
+                seen.add(page["url"])
+                index.append(page)
     if carried is not None and carried != index:
-        raise ValueError(f"{where}.index: does not match the search entries of this world")
+        raise ValueError(f"{where}.index: does not match the search entries of this world" + (" and the public pages crawled when it was built" if crawl else ""))
     return own, index
 
 

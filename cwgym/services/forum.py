@@ -67,6 +67,7 @@ from cwgym.protocol.page import (
     Text,
     TextArea,
 )
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -242,6 +243,16 @@ class Forum(WebService):
                 raise ValueError(f"{where}.communities: a list of {{name, title?, description?, threads?}}")
             return _check_kept(state, where, users)
         return _build(state, where, users)
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every thread, by number, at ``/t/<id>``: everything posted is public. The snippet
+        is the start of its text (of its first reply when it has none); the community's name
+        is a keyword."""
+        out = []
+        for thread in sorted(state["threads"].values(), key=lambda t: t["id"]):
+            text = thread["body"] or next((r["body"] for r in self._replies_of(state, thread["id"]) if not r["deleted"]), "")
+            out.append(page_entry(thread["title"], f"{base}/t/{thread['id']}", text, [thread["community"]]))
+        return out
 
     # -- lookups -------------------------------------------------------------------------
     @staticmethod

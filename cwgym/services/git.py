@@ -69,6 +69,7 @@ from cwgym.protocol.page import (
     TextArea,
 )
 from cwgym.services import _git_model as model
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -102,6 +103,19 @@ class Git(WebService):
 
     def validate(self, state: dict, where: str, users: dict[str, dict], definition: Any = None) -> dict:
         return model.build_state(state, where, users)
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every public repository, by ``owner/name``, at ``/<owner>/<name>``; the snippet is
+        its description, else the first line of its README that is not a heading. A private
+        one is ``404`` to a visitor, so it is not listed."""
+        out = []
+        for key, repo in sorted(state["repos"].items()):
+            if repo["private"]:
+                continue
+            readme = repo["commits"][repo["branches"][repo["default_branch"]]]["files"].get("README.md", "")
+            first = next((line for line in readme.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
+            out.append(page_entry(key, base + _u(repo["owner"], repo["name"]), repo["description"] or first))
+        return out
 
     # -- access ------------------------------------------------------------------------------
     @staticmethod

@@ -55,6 +55,7 @@ from cwgym.protocol.page import (
     Text,
     TextArea,
 )
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -176,6 +177,21 @@ class Issues(WebService):
         for n, issue in project["issues"].items():
             if not isinstance(issue, dict) or issue.get("key") != f"{key}-{n}" or issue.get("state") not in project["workflow"]:
                 raise ValueError(f"{at}.issues[{n!r}]: its key or state does not match the project")
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every project that is not private (``/projects/<KEY>``, by key; the snippet is its
+        description) followed by its issues (``/browse/<KEY-n>``, by number; the snippet is
+        the description, the labels are keywords). A private project is ``404`` to a
+        visitor, so neither it nor its issues are listed."""
+        out = []
+        for key, project in sorted(state["projects"].items()):
+            if project["private"]:
+                continue
+            out.append(page_entry(f"{project['name']} ({key})", f"{base}/projects/{key}", project["description"]))
+            for issue in sorted(project["issues"].values(), key=lambda i: i["number"]):
+                out.append(page_entry(f"{issue['key']}: {issue['title']}", f"{base}/browse/{issue['key']}", issue["description"],
+                                      issue["labels"]))
+        return out
 
     # -- access --------------------------------------------------------------------------------
     @staticmethod

@@ -61,6 +61,7 @@ from cwgym.protocol.page import (
     Table,
     Text,
 )
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -177,6 +178,15 @@ class Media(WebService):
             history[user] = list(plays)
         return {"items": items, "playlists": playlists, "subscriptions": subscriptions, "likes": likes, "history": history,
                 "next_playlist": max(counter, top + 1)}
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every video and track, by id, at ``/watch/<id>``: anyone browses and plays. The
+        snippet is its description (else what it is and who made it); its creator and tags
+        are keywords."""
+        return [page_entry(item["title"], f"{base}/watch/{quote(iid)}",
+                           item["description"] or f"{'Video' if item['kind'] == 'video' else 'Track'} by {item['creator']}",
+                           [item["creator"], *item["tags"]])
+                for iid, item in sorted(state["items"].items())]
 
     # -- helpers -----------------------------------------------------------------------
     @staticmethod

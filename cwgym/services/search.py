@@ -2,10 +2,15 @@
 
 At build time it indexes the ``search_entries`` of every service of the world definition
 (``definition.services[i].search_entries``, each ``{title, url, snippet?, keywords?}``; a
-path url is joined to that service's first domain, with its port when it is not 80) and then
-its own ``initial_state.entries`` (absolute urls). A malformed entry is refused naming
+path url is joined to that service's first domain, with its port when it is not 80), then
+its own ``initial_state.entries`` (absolute urls), then the world's public pages: it crawls
+every other service with a domain, building its state from its ``initial_state`` and asking
+its kind's :meth:`~cwgym.net.services.ServiceKind.public_pages` what a visitor who is not
+signed in sees there (wiki pages, forum threads, public repositories, products...), in
+definition order, leaving out a url already indexed. The crawl is a snapshot of the world as
+built: a page created later is not found. A malformed entry is refused naming
 ``$.services[i].search_entries[j]``. The index is stored in the state, so snapshots carry
-it, and a state holding an index is re-checked against the world's entries.
+it, and a state holding an index is re-checked against the world's entries and pages.
 
 Ranking (shared with the ``assistant`` kind, :mod:`cwgym.services._search_index`): for each
 distinct query term, 3 × its count in the title + 2 × in the keywords + 1 × in the snippet;
@@ -58,7 +63,7 @@ class Search(WebService):
     fields: ClassVar[dict] = {"brand": str, "entries": list, "index": list, "history": dict}
 
     def validate(self, state: dict, where: str, users: dict[str, dict], definition: Any = None) -> dict:
-        own, index = index_for(state, where, definition)
+        own, index = index_for(state, where, definition, crawl=True)
         history = {}
         for user, searches in state.get("history", {}).items():
             at = f"{where}.history.{user}"

@@ -63,6 +63,7 @@ from cwgym.protocol.page import (
     Text,
     TextArea,
 )
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -182,6 +183,12 @@ class Shop(WebService):
         return {"currency": currency, "products": products, "addresses": dict(addresses), "carts": dict(carts),
                 "orders": dict(orders), "next_order": max(state.get("next_order", 1), top_order + 1),
                 "next_line": max(state.get("next_line", 1), top_line + 1)}
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every product, by SKU, at ``/p/<sku>``: the catalogue needs no account. The
+        snippet is its description; its category is a keyword."""
+        return [page_entry(p["name"], f"{base}/p/{quote(sku)}", p["description"], [p["category"]])
+                for sku, p in sorted(state["products"].items())]
 
     # -- helpers -----------------------------------------------------------------------
     @staticmethod

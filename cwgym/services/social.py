@@ -53,6 +53,7 @@ from typing import Any, ClassVar
 
 from cwgym.net.services import SERVICE_KINDS
 from cwgym.protocol.page import Button, Element, Form, Heading, Input, Link, Text, TextArea
+from cwgym.services._search_index import clip, page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -197,6 +198,17 @@ class Social(WebService):
             next_post = state["next_post"]
             built = _check_posts(posts, f"{where}.posts", users, next_post)
         return {"profiles": profiles, "posts": built, "follows": follows, "next_post": next_post}
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every profile (``/@<user>``, by name; the snippet is the bio), then every post
+        (``/posts/<id>``, by number; its hashtags are keywords): an anonymous visitor reads
+        the public timeline, profiles and posts."""
+        out = [page_entry(f"{self._display(state, user)} (@{user})", f"{base}/@{user}", state["profiles"].get(user, {}).get("bio", ""))
+               for user in sorted(state["users"])]
+        for post in sorted(state["posts"].values(), key=lambda p: p["id"]):
+            out.append(page_entry(clip(f"@{post['author']}: {post['text']}", 80), f"{base}/posts/{post['id']}", post["text"],
+                                  tags_of(post["text"])))
+        return out
 
     # -- reading -------------------------------------------------------------------------
     @staticmethod

@@ -21,13 +21,17 @@ true``; it arrived at run time and is read as a browser reads any page, so it is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import lru_cache
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
 from cwgym.net.http import Headers, Request, Response
 from cwgym.net.services import SERVICE_KINDS, ServiceKind, text_response
-from cwgym.protocol.html_reader import check_html
+from cwgym.protocol.html_reader import check_html, parse_html
+from cwgym.protocol.page import Form, Heading, Link, ListBlock, Table, Text
+from cwgym.services._search_index import page_entry
 
 #: Paths served as ``text/html`` when the page names no content type.
 HTML_PATHS = (".html", ".htm", "/")
@@ -99,6 +103,21 @@ class Static(ServiceKind):
         return response, state
 
 
+    def public_pages(self, state: Any, base: str) -> list[dict]:
+        """Every page served ``200`` as HTML (:func:`served_as_html`: ``.html``, ``.htm``, a
+        folder's ``/``, or a ``text/html`` type), by path; a static site has no accounts, so
+        a visitor sees them all. Titled by its ``<title>``, else its first heading, else its
+        url; the snippet is the start of its text. A path a url cannot carry as it is (a
+        space, a ``?``) is left out: no request reaches it."""
+        out = []
+        for path, page in sorted(state["files"].items()):
+            if page.get("status", 200) != 200 or not served_as_html(path, page) or quote(path, safe=_URL_SAFE) != path:
+                continue
+            url = base + path
+            title, text = _title_and_text(page.get("body", ""), url)
+            out.append(page_entry(title, url, text))
+        return out
+
     @staticmethod
     def _index(files: dict, folder: str, method: str) -> Response:
         """``Index of /folder/`` (as ``python3 -m http.server`` lists one) when a folder
@@ -131,6 +150,32 @@ class Static(ServiceKind):
         if replaced:
             return Response(204, Headers(), b""), after
         return text_response(201, f"201 Created: {path}\n", Location=path), after
+
+
+_URL_SAFE = "/:@!$&'()*+,;=-._~"
+
+
+@lru_cache(maxsize=256)
+def _title_and_text(html: str, url: str) -> tuple[str, str]:
+    """``(title, text)`` of a page as a crawler reads it (cached by content: a world is
+    crawled again each time it is built or loaded)."""
+    shown = parse_html(html, url)
+    words = list(_words(shown.elements))
+    title = shown.title if shown.title != url else next((w for heading, w in words if heading), url)
+    return title, " ".join(w for _, w in words if w != title)
+
+
+def _words(elements: tuple) -> Iterator[tuple[bool, str]]:
+    """``(is a heading, text)`` of every heading, text and link of a page, in reading order."""
+    for e in elements:
+        if isinstance(e, (Heading, Text, Link)) and e.text.strip():
+            yield isinstance(e, Heading), e.text
+        elif isinstance(e, ListBlock):
+            yield from _words(e.items)
+        elif isinstance(e, Table):
+            yield from _words(tuple(cell for row in e.rows for cell in row))
+        elif isinstance(e, Form):
+            yield from _words(e.children)
 
 
 SERVICE_KINDS.register(Static.name, Static())

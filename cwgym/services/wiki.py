@@ -56,6 +56,7 @@ from cwgym.protocol.page import (
     assign_ids,
     to_html,
 )
+from cwgym.services._search_index import page_entry
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -111,6 +112,25 @@ def _target(raw: str) -> str | None:
         return normalize_title(raw.partition("#")[0])
     except ValueError:
         return None
+
+
+def _label(m: re.Match) -> str:
+    return m.group(2) or m.group(4) or m.group(1) or m.group(3)
+
+
+def plain_text(text: str) -> str:
+    """The words of wikitext as a reader sees them: headings and list items without their
+    marks, links as their labels, no bold or italic quotes, lines joined by spaces."""
+    lines = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        heading = _HEADING.match(stripped)
+        if heading and heading.group(2):
+            stripped = heading.group(2)
+        elif stripped[:1] in ("*", "#"):
+            stripped = stripped.lstrip("*#").strip()
+        lines.append(_plain(_INLINE.sub(_label, stripped)))
+    return " ".join(" ".join(lines).split())
 
 
 def links_of(text: str) -> list[str]:
@@ -170,7 +190,7 @@ class _Renderer:
 
     def item(self, text: str, block: int, k: int) -> Element:
         links = [e for m in _INLINE.finditer(text) if (e := self.link(m)) is not None]
-        words = _plain(_INLINE.sub(lambda m: m.group(2) or m.group(4) or m.group(1) or m.group(3), text)).strip()
+        words = _plain(_INLINE.sub(_label, text)).strip()
         return Link(words, links[0].url, id=links[0].id) if links else Text(words, id=f"list-{block}-item-{k}")
 
     def render(self, text: str) -> list[Element]:
@@ -288,6 +308,12 @@ class Wiki(WebService):
                 raise ValueError(f"{at}: a non-empty list of ids of this page's revisions")
             built[title] = list(ids)
         return built, checked
+
+    def public_pages(self, state: dict, base: str) -> list[dict]:
+        """Every page, by title, at ``/wiki/<Title>``: anyone reads a wiki. The snippet is
+        the start of its current text without markup."""
+        return [page_entry(title, base + page_url(title), plain_text(self._latest(state, title)["text"]))
+                for title in sorted(state["pages"])]
 
     # -- helpers -----------------------------------------------------------------------
     def page(self, ctx: Ctx, title: str, body: Any) -> Page:
@@ -448,7 +474,7 @@ class Wiki(WebService):
             for n, (_, title, text) in enumerate(found[:SEARCH_RESULTS], 1):
                 lines = [line for line in text.split("\n") if line.strip()]
                 line = next((line for line in lines if any(w in line.lower() for w in words)), lines[0] if lines else "")
-                snippet = _plain(_INLINE.sub(lambda m: m.group(2) or m.group(4) or m.group(1) or m.group(3), line)).strip()
+                snippet = _plain(_INLINE.sub(_label, line)).strip()
                 body += [Link(title, page_url(title), id=f"result-{n}"),
                          Text(snippet[:200] + ("…" if len(snippet) > 200 else ""), id=f"result-{n}-snippet")]
         return self.page(ctx, f"Search results for {q}", body)
