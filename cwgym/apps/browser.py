@@ -311,7 +311,7 @@ class BrowserApp(App):
             p.paint(piece.primitive, piece.rect.translate(dx, 0), key=("ctl", control.id, i), target=target,
                     semantic=piece.semantic, state=piece.state, clip=clip)
         if focused:
-            role = piece_role(pieces)
+            role = _role_of(pieces)
             text_entry = isinstance(element, _TEXT_FIELDS)
             shown = _value_of(element, value)
             p.focus(target, role=role, label=control.label, value=shown if text_entry else None,
@@ -708,7 +708,8 @@ def _offset(ctx: AppContext, layout: PageLayout, area: Rect) -> int:
     return max(0, min(stored, max(0, layout.height - area.height)))
 
 
-def piece_role(pieces: tuple) -> str:
+def _role_of(pieces: tuple) -> str:
+    """The role of the piece of a control that carries its semantic."""
     return next((pc.semantic.role for pc in pieces if pc.semantic is not None), "")
 
 

@@ -98,7 +98,7 @@ def installed(seat: SeatLike) -> list[str]:
 
 def label(seat: SeatLike, app_id: str) -> str:
     """What the shell calls ``app_id``: the theme's name, the catalogue's, the app's own."""
-    if app_id in seat.web_apps and app_id not in LABELS:
+    if app_id in seat.web_apps:
         return seat.web_apps[app_id][0]
     app = seat.apps.get(app_id)
     default = LABELS.get(app_id) or (app.label if app is not None and app.label else app_id)
@@ -118,7 +118,7 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
         ids = [a for a in CATALOGUE] + [a for a in have if a not in CATALOGUE]
     out = []
     for app_id in ids:
-        web = app_id in seat.web_apps and app_id not in LABELS
+        web = app_id in seat.web_apps
         app = seat.apps.get("browser" if web else app_id)
         is_installed = app_id in have_set
         blocked = _blocked(seat, app_id, is_installed)
@@ -147,8 +147,9 @@ def _blocked(seat: SeatLike, app_id: str, is_installed: bool) -> str | None:
 
 
 def _needs_browser(seat: SeatLike, app_id: str) -> bool:
-    """The browser, and a world's web app (a browser window at its URL)."""
-    return app_id == "browser" or (app_id in seat.web_apps and app_id not in LABELS)
+    """The browser, and a world's web app (a browser window at its URL; the world's check
+    keeps web app ids apart from the catalogue's)."""
+    return app_id == "browser" or app_id in seat.web_apps
 
 
 # -- launching ------------------------------------------------------------------------------
@@ -169,7 +170,7 @@ def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
         raise ActionError(errors.NOT_FOUND, errors.APPLICATION_NOT_INSTALLED)
     if _needs_browser(seat, app_id) and "browser.v1" not in seat.actions:
         raise ActionError(errors.DENIED, errors.BROWSER_FAMILY_REQUIRED)
-    if app_id != "browser" and _needs_browser(seat, app_id):  # a web app: the browser at its URL
+    if app_id in seat.web_apps:  # a web app: the browser at its URL
         app_id, argument = "browser", seat.web_apps[app_id][1]
     app = seat.apps.get(app_id)
     if app is None:
