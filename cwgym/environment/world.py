@@ -202,6 +202,38 @@ class World:
         """The owner's trusted handle on one machine (files, shell state, processes)."""
         return self._runtime.machine(machine_id)
 
+    def service_state(self, service_id: str) -> Any:
+        """Privileged: a copy of one service's state (what its pages are built from).
+
+        Raises:
+            KeyError: no such service.
+        """
+        services = self._runtime.network.services
+        if service_id not in services:
+            raise KeyError(f"no service {service_id!r} (the world has: {', '.join(sorted(services)) or 'none'})")
+        return clone(services[service_id])
+
+    def set_service_state(self, service_id: str, state: Any) -> None:
+        """Privileged: replace one service's state with ``state``, checked as the service's
+        ``initial_state`` in a definition would be (procedures stage a task page this way).
+        Atomic: on error the service keeps its state.
+
+        Raises:
+            KeyError: no such service.
+            ValueError: the state is not one the service's kind takes (naming the path).
+        """
+        from cwgym.net.services import SERVICE_KINDS
+
+        runtime = self._runtime
+        services = runtime.network.services
+        service = next((s for s in runtime.definition.services if s.id == service_id), None)
+        if service is None or service_id not in services:
+            raise KeyError(f"no service {service_id!r} (the world has: {', '.join(sorted(services)) or 'none'})")
+        kind = SERVICE_KINDS.get(service.kind)
+        if kind is None:
+            raise ValueError(f"service {service_id!r}: kind {service.kind!r} keeps no state")
+        services[service_id] = kind.initial(clone(state), f"services.{service_id}.state", runtime.definition)
+
     # -- expert procedures (owner calls; the engine lives in cwgym.procedures) ------
     def stage(self, procedure: Any, seed: int = 0) -> Any:
         """Draw a procedure's parameters from ``seed`` and apply its setup to this world.

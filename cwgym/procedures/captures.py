@@ -62,8 +62,8 @@ def candidates(world: World, machine_id: str, capture: Capture) -> list[str]:
     if source.state is not None:
         state = source.state
         try:
-            target = resolve(world.inspect(), state.pointer)
-        except PointerError as exc:
+            target = resolve(world.inspect() if state.service is None else world.service_state(state.service), state.pointer)
+        except (PointerError, KeyError) as exc:
             raise CaptureMissed(f"capture {capture.name!r}: {exc}") from None
         if not isinstance(target, (dict, list)):
             text = _text(target)

@@ -14,9 +14,14 @@ if TYPE_CHECKING:
     from cwgym.machine.machine import Machine
 
 
-def document(world: World, machine: Machine, file: str | None) -> Any:
-    """``World.inspect()``, or a file read as data: JSON, JSON lines, CSV rows by header,
-    or else its lines. ``LookupError`` when the file is missing or unreadable."""
+def document(world: World, machine: Machine, file: str | None, service: str | None = None) -> Any:
+    """``World.inspect()``, a service's state (``service``), or a file read as data: JSON,
+    JSON lines, CSV rows by header, or else its lines. ``LookupError`` when the file or
+    the service is missing, or the file unreadable."""
+    if service is not None:
+        if file is not None:
+            raise LookupError("a check reads a service or a file, not both")
+        return world.service_state(service)  # KeyError (a LookupError) names the world's services
     if file is None:
         return world.inspect()
     text = read_text(machine, file)

@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 
 #: Families every GUI-mode session is granted.
 GUI_FAMILIES = ("application.v1", "keyboard.v1", "pointer.v1")
+#: A family a GUI-mode session is also granted when the procedure's tool calls use it: the
+#: browser's pages load only for a session that may browse (``browser_family_required``),
+#: yet the gestures stay pointer and keyboard.
+GUI_GATES = ("browser.v1",)
 #: Channels every GUI-mode session observes: the terminal latch, for exit statuses.
 GUI_CHANNELS = ("terminal.v1",)
 #: Keys a typed character becomes with ``typing: keys``.
@@ -82,13 +86,15 @@ class GuiRun(Run):
 
     def grant(self) -> None:
         """One session per (role, session, machine) the phases name, in order of first use."""
+        used = {call.family for phase in self.instance.phases for call in phase.tool}
+        families = [*GUI_FAMILIES, *(family for family in GUI_GATES if family in used)]
         for phase in self.instance.phases:
             key = phase_role(self.world, self.instance, phase)
             if key in self.envs:
                 continue
             role, session, machine = key
             config = EnvironmentConfig(
-                actor=role, machines=[machine], actions=list(GUI_FAMILIES), observations=list(GUI_CHANNELS)
+                actor=role, machines=[machine], actions=list(families), observations=list(GUI_CHANNELS)
             )
             env = self.world.environment(config)
             self.envs[key] = env

@@ -81,6 +81,13 @@ class SampleParam(ParamBase, tag="sample"):
     of: str | None = None
 
 
+class WebTaskParam(ParamBase, tag="webtask"):
+    """A seeded web task of a kind of :mod:`cwgym.webtasks` (``{{task.instruction}}``,
+    ``{{task.answer}}``, ``{{#task.seed}}``): its fields are what the kind generates."""
+
+    task: str
+
+
 class ExprParam(ParamBase, tag="expr"):
     """Arithmetic on earlier numeric parameters (``hours * rate``), exact in decimal."""
 
@@ -88,19 +95,23 @@ class ExprParam(ParamBase, tag="expr"):
     places: int | None = None
 
 
-Param = ChoiceParam | IntegerParam | DecimalParam | FormatParam | DateParam | NameParam | SampleParam | ExprParam
+Param = (ChoiceParam | IntegerParam | DecimalParam | FormatParam | DateParam | NameParam | SampleParam | ExprParam
+         | WebTaskParam)
 
 # -- setup -------------------------------------------------------------------------------
 
 
 class SetupEntry(Struct, forbid_unknown_fields=True, kw_only=True):
-    """A file (``content`` or ``lines``) or, with ``dir``, a folder to create before the run.
+    """A file (``content`` or ``lines``) or, with ``dir``, a folder to create before the run;
+    or, with ``service``, a service's new ``state`` (its ``initial_state`` for this run).
 
     Paths are relative to the user's home (``~/`` allowed) or absolute. ``if_absent`` keeps
     a file the world already has (a register other procedures share).
     """
 
-    path: str
+    path: str = ""
+    service: str | None = None
+    state: dict[str, Any] | None = None
     content: str | None = None
     lines: list[str] | None = None
     dir: bool = False
@@ -182,10 +193,12 @@ class ToolCall(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class StateSource(Struct, forbid_unknown_fields=True, kw_only=True):
-    """A JSON pointer into ``World.inspect()``; over a collection, ``where`` picks elements
-    and the value is the element's key (or the field at ``value``)."""
+    """A JSON pointer into ``World.inspect()`` (or, with ``service``, into that service's
+    state); over a collection, ``where`` picks elements and the value is the element's key
+    (or the field at ``value``)."""
 
     pointer: str
+    service: str | None = None
     where: dict[str, Any] = {}
     value: str | None = None
 

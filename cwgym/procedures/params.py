@@ -23,6 +23,7 @@ from cwgym.procedures.model import (
     Param,
     Procedure,
     SampleParam,
+    WebTaskParam,
 )
 from cwgym.procedures.names import GIVEN, LISTS, SURNAMES
 from cwgym.procedures.template import render, render_value
@@ -97,6 +98,10 @@ def _draw(param: Param, streams: RandomStreams, stream: str, scope: dict[str, An
         return [render_value(item, scope) for item in picked]
     if isinstance(param, ExprParam):
         return evaluate(param.expr, scope, param.places)
+    if isinstance(param, WebTaskParam):
+        from cwgym.webtasks import generate  # the task kinds load on first use
+
+        return generate(param.task, streams.next_u64(stream) >> 11)  # 53 bits: exact as a JSON number
     raise TypeError(f"unknown parameter kind {type(param).__name__}")  # pragma: no cover
 
 

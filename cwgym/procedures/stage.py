@@ -84,6 +84,10 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
             world.machine(machine_id)
         except KeyError:
             raise ValueError(f"procedure {procedure.id!r}: world {world_id!r} has no machine {machine_id!r}") from None
+    services = {s["id"] for s in world.definition().get("services", [])}
+    for index, entry in enumerate(procedure.setup):
+        if entry.service is not None and entry.service not in services:
+            raise ValueError(f"procedure {procedure.id!r}: $.setup[{index}].service: world {world_id!r} has no service {entry.service!r}")
     instance = instantiate(procedure, seed, builtins_for(world, procedure))
     apply_setup(world, instance)
     return instance
@@ -91,6 +95,9 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
 
 def apply_setup(world: World, instance: Instance) -> None:
     for entry in instance.setup:
+        if entry.service is not None:
+            world.set_service_state(entry.service, entry.state)
+            continue
         machine = world.machine(instance.machine_of(entry))
         _apply(machine, entry)
 

@@ -38,6 +38,7 @@ from cwgym.procedures.model import (
     Target,
     ToolCall,
     Type,
+    WebTaskParam,
 )
 from cwgym.procedures.names import LISTS, NAME_KINDS
 from cwgym.procedures.template import TemplateError, refs, walk_strings
@@ -152,6 +153,13 @@ class _Validator:
         for i, other in enumerate(param.distinct_from):
             if other not in self.params:
                 raise self.fail(f"{path}.distinct_from[{i}]", f"no earlier parameter {other!r}")
+        if isinstance(param, WebTaskParam):
+            from cwgym.webtasks import generate  # the task kinds load on first use
+
+            try:
+                generate(param.task, 0)
+            except ValueError as exc:
+                raise self.fail(f"{path}.task", str(exc)) from None
         if isinstance(param, ChoiceParam):
             if not param.choices:
                 raise self.fail(f"{path}.choices", "a choice needs at least one value")
@@ -267,6 +275,11 @@ class _Validator:
         if isinstance(param, ChoiceParam) and param.choices and isinstance(param.choices[0], dict):
             if head not in param.choices[0]:
                 raise self.fail(path, f"{{{{{ref.text}}}}}: the choices of {ref.name!r} have no field {head!r}")
+        elif isinstance(param, WebTaskParam):
+            from cwgym.webtasks import generate
+
+            if head not in generate(param.task, 0):
+                raise self.fail(path, f"{{{{{ref.text}}}}}: a {param.task} task has no field {head!r}")
         elif isinstance(param, SampleParam):
             if not head.isdigit() or int(head) >= param.k:
                 raise self.fail(path, f"{{{{{ref.text}}}}}: {ref.name!r} has items 0..{param.k - 1}")
@@ -282,6 +295,16 @@ class _Validator:
 
     # -- setup --------------------------------------------------------------------------
     def setup(self, entry: Any, path: str) -> None:
+        if entry.service is not None:
+            others = [entry.path, entry.content is not None, entry.lines is not None, entry.dir, entry.mode, entry.if_absent]
+            if entry.state is None or any(others):
+                raise self.fail(path, "a service setup entry has service and state, and no file fields")
+            if not entry.service.strip():
+                raise self.fail(f"{path}.service", "the service id is empty")
+            self.value(entry.state, f"{path}.state", captures=None)
+            return
+        if entry.state is not None:
+            raise self.fail(f"{path}.state", "state belongs to a service setup entry (name the service)")
         given = [entry.content is not None, entry.lines is not None, entry.dir]
         if sum(given) != 1:
             raise self.fail(path, "a setup entry has exactly one of content, lines or dir: true")

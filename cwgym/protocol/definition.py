@@ -35,6 +35,7 @@ SERVICE_KINDS = (
     "slack",
     "social",
     "static",
+    "tasks",
     "wiki",
 )
 

@@ -61,12 +61,15 @@ def test_does_not_verify_before_anything_is_done(path):
 
 
 def _verified_state(world, instance) -> tuple:
-    """What a procedure's checks look at: the files, and the current desktop's windows
-    when a check looks at windows (opening a window to read a file is not a write)."""
+    """What a procedure's checks look at: the files, the states of the services they read,
+    and the current desktop's windows when a check looks at windows (opening a window to
+    read a file is not a write)."""
+    services = sorted({s for check in instance.verify if (s := getattr(check.spec(), "service", None))})
+    read = tuple(repr(world.service_state(s)) for s in services)
     if all(check.kind() != "window" for check in instance.verify):
-        return (content_digest(world),)
+        return (content_digest(world), *read)
     windows = [{k: v for k, v in w.items() if k != "session"} for w in world.windows(instance.machine)]
-    return content_digest(world), repr(windows)
+    return content_digest(world), repr(windows), *read
 
 
 @pytest.mark.parametrize("path", FILES, ids=file_id)

@@ -1,6 +1,7 @@
 """``find``: some element (or exactly ``count``) of the collection at ``pointer`` holds ``where``.
 
-The document is ``World.inspect()``, or with ``file`` a file read as data (see
+The document is ``World.inspect()``, with ``service`` that service's state (a web
+service's pages are built from it), or with ``file`` a file read as data (see
 :func:`cwgym.procedures.documents.document`).
 """
 
@@ -31,11 +32,14 @@ class FindCheck(Struct, forbid_unknown_fields=True, kw_only=True):
 
     pointer: str = ""
     file: str | None = None
+    service: str | None = None
     where: dict[str, Any] = {}
     count: int | None = None
 
 
 def problems(payload: FindCheck) -> Iterator[tuple[str, str]]:
+    if payload.service is not None and payload.file is not None:
+        yield "service", "a check reads a service or a file, not both"
     for field, pointer in [("pointer", payload.pointer), *(("where", key) for key in payload.where)]:
         problem = pointer_problem(pointer)
         if problem:
@@ -48,7 +52,7 @@ def judge(world: World, machine: Machine, spec: dict[str, Any], r: CheckResult) 
     where, count = spec.get("where", {}), spec.get("count")
     r.expected = {"where": where, "count": count if count is not None else "at least 1"}
     try:
-        collection = resolve(document(world, machine, spec.get("file")), spec.get("pointer", ""))
+        collection = resolve(document(world, machine, spec.get("file"), spec.get("service")), spec.get("pointer", ""))
     except (LookupError, PointerError) as exc:
         r.reason = str(exc)
         return

@@ -1,6 +1,7 @@
 """``state``: the value at ``pointer`` equals (or contains) what is given.
 
-The document is ``World.inspect()``, or with ``file`` a file read as data (see
+The document is ``World.inspect()``, with ``service`` that service's state (a web
+service's pages are built from it), or with ``file`` a file read as data (see
 :func:`cwgym.procedures.documents.document`). ``contains`` is a substring of a string, an
 item of an array (matched as ``where`` matches values), or a part of an object.
 """
@@ -26,11 +27,14 @@ class StateCheck(Struct, forbid_unknown_fields=True, kw_only=True):
 
     pointer: str = ""
     file: str | None = None
+    service: str | None = None
     equals: Any | UnsetType = UNSET
     contains: Any | UnsetType = UNSET
 
 
 def problems(payload: StateCheck) -> Iterator[tuple[str, str]]:
+    if payload.service is not None and payload.file is not None:
+        yield "service", "a check reads a service or a file, not both"
     if (payload.equals is UNSET) == (payload.contains is UNSET):
         yield "", "a state check has exactly one of equals or contains"
     problem = pointer_problem(payload.pointer)
@@ -53,7 +57,7 @@ def judge(world: World, machine: Machine, spec: dict[str, Any], r: CheckResult) 
     equals = "equals" in spec
     r.expected = spec["equals"] if equals else spec["contains"]
     try:
-        r.found = resolve(document(world, machine, spec.get("file")), spec.get("pointer", ""))
+        r.found = resolve(document(world, machine, spec.get("file"), spec.get("service")), spec.get("pointer", ""))
     except (LookupError, PointerError) as exc:
         r.reason = str(exc)
         return
