@@ -90,7 +90,7 @@ def test_the_easy_tier_has_at_least_twelve_seeded_desktop_tasks():
 
 
 def test_every_library_procedure_is_a_screen_env_and_every_tool_only_one_a_terminal_env():
-    library = [p for p in load_all() if p.domain != "easy"]
+    library = [p for p in load_all() if p.domain not in ("easy", "web")]
     screen = {BY_ID[i].kwargs["procedure"] for i in ids("procedures")}
     assert screen == {p.id for p in library}
     for i in ids("procedures"):
@@ -104,6 +104,18 @@ def test_every_library_procedure_is_a_screen_env_and_every_tool_only_one_a_termi
             kwargs = terminal[p.id]
             assert sorted(families) == kwargs["actions"] and kwargs["interface"] == "envelopes"
             assert kwargs["obs"] == ["terminal", "instruction"]
+
+
+def test_every_web_task_is_a_semantic_env_and_a_pixel_env_with_one_action_space():
+    web = sorted(p.id for p in load_all() if p.domain == "web")
+    assert web and {BY_ID[i].kwargs["procedure"] for i in ids("web")} == set(web)
+    for pid in web:
+        semantic, pixels = BY_ID[f"cwgym/{pid}-v0"].kwargs, BY_ID[f"cwgym/{pid}-pixels-v0"].kwargs
+        assert semantic["obs"] == ["elements", "instruction"] and pixels["obs"] == ["pixels", "instruction"]
+        assert semantic["viewport"] == pixels["viewport"] == [160, 210]
+        assert "browser.v1" in semantic["actions"]
+    spaces = {repr(gym.make(f"cwgym/{pid}-v0").action_space) for pid in web[:3]}
+    assert len(spaces) == 1, "every web kind shares one action space, as MiniWoB++ agents expect"
 
 
 def test_a_broken_suite_file_is_refused_strictly_and_skipped_on_import(tmp_path):
