@@ -179,7 +179,7 @@ def test_a_user_error_from_outside_the_checkout_has_no_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "cwgym.cli", "demo", "--world", "atlantis"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and out.stderr.strip().splitlines() == [
-        "cwgym demo: no world 'atlantis'; known worlds: company, small-office, ubuntu-workstation (or give a world.json path)"]
+        "cwgym demo: no world 'atlantis'; known worlds: company, small-office, ubuntu-workstation, web-tasks (or give a world.json path)"]
 
 
 def test_an_internal_error_shows_its_traceback_and_says_it_is_a_bug(monkeypatch, capsys):
