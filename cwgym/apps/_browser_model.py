@@ -19,12 +19,22 @@ store over a damaged one).
 Texts, not nested dicts, so a snapshot encodes a page as one string and decoding it back is
 memoised on the string: a window that repaints, or a keystroke that changes only a field,
 never rebuilds the page. The memo tables are caches keyed by content, never state.
+
+The page's native widgets (:class:`~cwgym.protocol.page.Details`,
+:class:`~cwgym.protocol.page.Dialog`, :class:`~cwgym.protocol.page.Range`) are handled
+here, around the engine's ``fill``, ``click`` and ``submit`` (:func:`fill`, :func:`click`,
+:func:`submit`; the window and ``browser.v1`` both go through them): a disclosure's state
+is kept with the typed values (``"open"`` / ``"closed"`` under its id), a slider's and a
+number or time field's value is checked, the page behind a dialog is inert (``invalid``),
+and the engine is handed the page with disclosures and dialogs read as the groups of
+elements they hold and sliders as the fields they submit as.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -33,16 +43,39 @@ from cwgym.desktop.framework import AppError
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.view import NetFailure
 from cwgym.net.http import NetError
-from cwgym.protocol.page import Page, page_from_json, page_json
-from cwgym.web.engine import Browser, RequestFn
+from cwgym.protocol.page import (
+    Checkbox,
+    Details,
+    Dialog,
+    Element,
+    Form,
+    Input,
+    ListBlock,
+    Page,
+    Radio,
+    Range,
+    Select,
+    Table,
+    TextArea,
+    page_from_json,
+    page_json,
+    projection,
+    range_value,
+    value_problem,
+)
+from cwgym.web import engine
+from cwgym.web.engine import Browser, EngineError, RequestFn
 from cwgym.web.session import BrowserState, Jar
 
-__all__ = ["COOKIES", "browser_of", "load_cookies", "new_state", "page_of", "page_text", "request_fn", "resolves",
-           "save_cookies", "store"]
+__all__ = ["CLOSED", "COOKIES", "OPEN", "browser_of", "click", "dialog_of", "fill", "laid_out", "load_cookies",
+           "new_state", "observation", "page_of", "page_text", "request_fn", "resolves", "save_cookies", "shown",
+           "store", "submit", "walk"]
 
 #: Where the profile's cookies live, under the user's home.
 COOKIES = ".mozilla/firefox/cookies.json"
 
+#: A disclosure's state among the typed values.
+OPEN, CLOSED = "open", "closed"
 #: Decoded values kept per memo table (least recently used out first).
 KEPT = 256
 
@@ -175,3 +208,207 @@ def resolves(machine: Any) -> Callable[[str], bool]:
         return True
 
     return answer
+
+
+# -- the page's widgets ---------------------------------------------------------------------
+
+
+def walk(page: Page) -> Iterator[tuple[Element, Form | None]]:
+    """Every element of ``page`` in document order (inside disclosures and dialogs too),
+    with the form it is in (None)."""
+    stack: list[tuple[Element, Form | None]] = [(e, None) for e in reversed(page.elements)]
+    while stack:
+        element, form = stack.pop()
+        yield element, form
+        if isinstance(element, Form):
+            stack.extend((c, element) for c in reversed(element.children))
+        elif isinstance(element, Details | Dialog):
+            stack.extend((c, form) for c in reversed(element.children))
+        elif isinstance(element, ListBlock):
+            stack.extend((c, form) for c in reversed(element.items))
+        elif isinstance(element, Table):
+            stack.extend((c, form) for row in reversed(element.rows) for c in reversed(row))
+
+
+def dialog_of(page: Page) -> Dialog | None:
+    """The page's modal dialog (its first), or None."""
+    return _memo(_dialog, page)
+
+
+def _memo(fn: Callable[..., Any], page: Page, *args: Any) -> Any:
+    """``fn(page, *args)`` through its cache; a page built with a list somewhere is not
+    hashable, so it is worked out afresh."""
+    try:
+        hash(page)
+    except TypeError:
+        return fn.__wrapped__(page, *args)
+    return fn(page, *args)
+
+
+@lru_cache(maxsize=64)
+def _dialog(page: Page) -> Dialog | None:
+    return next((e for e, _ in walk(page) if isinstance(e, Dialog)), None)
+
+
+def _inert(page: Page, element_id: str) -> None:
+    """Refuse acting on an element behind the page's dialog."""
+    dialog = dialog_of(page)
+    if dialog is None or element_id == dialog.id:
+        return
+    inside = {e.id for e, _ in walk(Page("", dialog.children))}
+    if element_id not in inside and any(e.id == element_id for e, _ in walk(page)):
+        raise EngineError("invalid", f"{element_id} is behind the dialog {dialog.id}: the page behind a modal dialog is inert")
+
+
+def _find(page: Page, element_id: str) -> Element:
+    found = next((e for e, _ in walk(page) if e.id == element_id), None)
+    if found is None:
+        raise EngineError("not_found", f"the page has no element {element_id!r}")
+    return found
+
+
+def fill(b: Browser, element_id: str, value: str, *, check: bool = True) -> Browser:
+    """``engine.fill`` knowing the widgets: a disclosure takes ``open`` or ``closed``; a
+    slider a value on one of its steps; a number or time field a value it can hold
+    (``check=False``: a value being typed, checked by the caller as it goes)."""
+    page = b.page()
+    element = _find(page, element_id)
+    _inert(page, element_id)
+    if isinstance(element, Details):
+        if value not in (OPEN, CLOSED):
+            raise EngineError("invalid", f"{element_id} is a disclosure: fill it with 'open' or 'closed'")
+        return _with_value(b, element_id, value)
+    problem = value_problem(element, value) if check else None
+    if problem is not None:
+        raise EngineError("invalid", problem)
+    return _in_engine(b, lambda e: engine.fill(e, element_id, value))
+
+
+def click(b: Browser, element_id: str, request_fn: RequestFn) -> Browser:
+    """``engine.click`` knowing the widgets: a disclosure's summary toggles it (no
+    request); the page behind a dialog is inert."""
+    page = b.page()
+    element = _find(page, element_id)
+    _inert(page, element_id)
+    if isinstance(element, Details):
+        return _with_value(b, element_id, CLOSED if _is_open(element, b.values()) else OPEN)
+    return _in_engine(b, lambda e: engine.click(e, element_id, request_fn))
+
+
+def submit(b: Browser, element_id: str, request_fn: RequestFn) -> Browser:
+    """``engine.submit``, sliders submitted with their forms; not from behind a dialog."""
+    _inert(b.page(), element_id)
+    return _in_engine(b, lambda e: engine.submit(e, element_id, request_fn))
+
+
+def shown(b: Browser) -> Page:
+    """The active tab's page with the typed values in its controls (``Browser.shown``
+    knowing the widgets: a disclosure's state, a slider's value)."""
+    page, values = b.page(), b.values()
+    if not values:
+        return page
+    return msgspec.structs.replace(page, elements=tuple(_valued(e, values) for e in page.elements))
+
+
+def observation(b: Browser) -> dict:
+    """``{page, url, fields}``: what the ``browser.v1`` channel shows."""
+    return {"page": projection(shown(b)), "url": b.url, "fields": b.values()}
+
+
+def laid_out(b: Browser) -> Page:
+    """The page as it is laid out now: each disclosure open or closed as the user left it
+    (the page itself when none was toggled, so its layout stays cached)."""
+    page, values = b.page(), b.values()
+    opens = tuple(sorted((k, v) for k, v in values.items() if v in (OPEN, CLOSED)))
+    return _memo(_opened, page, opens) if opens else page
+
+
+def _is_open(element: Details, values: dict[str, str]) -> bool:
+    return values[element.id] == OPEN if values.get(element.id) in (OPEN, CLOSED) else element.open
+
+
+def _with_value(b: Browser, element_id: str, value: str) -> Browser:
+    values = b.values()
+    values[element_id] = value
+    tab = b.state.active
+    fields = tuple(sorted([*((t, f) for t, f in b.fields if t != tab), (tab, tuple(sorted(values.items())))]))
+    return msgspec.structs.replace(b, fields=fields)
+
+
+def _valued(element: Element, values: dict[str, str]) -> Element:
+    replace = msgspec.structs.replace
+    if isinstance(element, Form | Dialog):
+        return replace(element, children=tuple(_valued(c, values) for c in element.children))
+    if isinstance(element, Details):
+        return replace(element, children=tuple(_valued(c, values) for c in element.children),
+                       open=_is_open(element, values))
+    if isinstance(element, ListBlock):
+        return replace(element, items=tuple(_valued(c, values) for c in element.items))
+    if isinstance(element, Table):
+        return replace(element, rows=tuple(tuple(_valued(c, values) for c in row) for row in element.rows))
+    if element.id not in values:
+        return element
+    if isinstance(element, Input | TextArea | Select | Range):
+        return replace(element, value=values[element.id])
+    if isinstance(element, Checkbox | Radio):
+        return replace(element, checked=values[element.id] == engine.CHECKED)
+    return element
+
+
+@lru_cache(maxsize=64)
+def _opened(page: Page, opens: tuple[tuple[str, str], ...]) -> Page:
+    values = dict(opens)
+
+    def one(element: Element) -> Element:
+        replace = msgspec.structs.replace
+        if isinstance(element, Details):
+            return replace(element, children=tuple(one(c) for c in element.children), open=_is_open(element, values))
+        if isinstance(element, Form | Dialog):
+            return replace(element, children=tuple(one(c) for c in element.children))
+        if isinstance(element, ListBlock):
+            return replace(element, items=tuple(one(c) for c in element.items))
+        if isinstance(element, Table):
+            return replace(element, rows=tuple(tuple(one(c) for c in row) for row in element.rows))
+        return element
+
+    return msgspec.structs.replace(page, elements=tuple(one(e) for e in page.elements))
+
+
+def _in_engine(b: Browser, op: Callable[[Browser], Browser]) -> Browser:
+    """``op`` on ``b`` with the active page as the engine reads it (see the module); the
+    page is put back when ``op`` left it in place (a fill, a toggle)."""
+    page = b.page()
+    flat = _memo(_engine_page, page)
+    if flat is page:
+        return op(b)
+    tab = b.state.active
+    out = op(msgspec.structs.replace(b, pages=tuple((t, flat if t == tab else p) for t, p in b.pages)))
+    return msgspec.structs.replace(out, pages=tuple((t, page if p is flat else p) for t, p in out.pages))
+
+
+@lru_cache(maxsize=64)
+def _engine_page(page: Page) -> Page:
+    """``page`` in the engine's vocabulary: disclosures and dialogs as lists of what they
+    hold (walked, filled and submitted as HTML does, closed or not), sliders as the text
+    fields they submit as; the page itself when it has none."""
+    changed = False
+
+    def one(element: Element) -> Element:
+        nonlocal changed
+        replace = msgspec.structs.replace
+        if isinstance(element, Details | Dialog):
+            changed = True
+            return ListBlock(id=element.id, items=tuple(one(c) for c in element.children))
+        if isinstance(element, Range):
+            changed = True
+            return Input(id=element.id, name=element.name, label=element.label, value=range_value(element))
+        if isinstance(element, Form):
+            return replace(element, children=tuple(one(c) for c in element.children))
+        if isinstance(element, ListBlock):
+            return replace(element, items=tuple(one(c) for c in element.items))
+        if isinstance(element, Table):
+            return replace(element, rows=tuple(tuple(one(c) for c in row) for row in element.rows))
+        return element
+
+    flat = msgspec.structs.replace(page, elements=tuple(one(e) for e in page.elements))
+    return flat if changed else page

@@ -22,6 +22,18 @@ Space toggles a checkbox or chooses a radio, Enter or Space presses a button or 
 link, ArrowUp/ArrowDown pick a select's option; elsewhere Space, PageDown, PageUp, the
 arrows, Home and End scroll the page.
 
+Native widgets (see ``docs/browser.md``): a disclosure's summary (``el:<id>``) toggles it on
+a click, Enter or Space; a slider (``slider:<id>``, a drag surface) jumps to the step under a
+press and follows a drag, and ArrowLeft/ArrowRight (or Down/Up), PageDown/PageUp (ten
+steps), Home and End step it; a number field's spinner buttons (``el:<id>:up``,
+``el:<id>:down``) and ArrowUp/ArrowDown step it, and it takes only what a number can be
+typed with; a time field takes ``HH:MM`` as it is typed. A page's dialog is drawn over the
+page pane; behind it the page is inert — a click there (``backdrop``) fails ``invalid`` —
+and Tab moves among the dialog's controls.
+
+Kiosk: under a theme whose ``kiosk`` is true the window shows no tab strip and no toolbar;
+the page fills the window, and the keyboard shortcuts still work.
+
 The cross-family gate: loading what the address bar holds and clicking into the page need
 ``browser.v1``; without it they are denied ``browser_family_required``.
 """
@@ -29,6 +41,7 @@ The cross-family gate: loading what the address bar holds and clicking into the 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,14 +57,19 @@ from cwgym.protocol import errors
 from cwgym.protocol.page import (
     Button,
     Checkbox,
+    Details,
     Element,
     Heading,
     Input,
     Link,
     Page,
     Radio,
+    Range,
     Select,
     TextArea,
+    range_value,
+    step_bounds,
+    stepped,
 )
 from cwgym.protocol.page import Text as PageText
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
@@ -59,7 +77,16 @@ from cwgym.text import ellipsize, line_height, measure
 from cwgym.web import engine
 from cwgym.web import session as bs
 from cwgym.web.engine import Browser, EngineError
-from cwgym.web.layout import HSCROLL_BAR, LayoutError, PageLayout, caret_index, control_pieces
+from cwgym.web.layout import (
+    HSCROLL_BAR,
+    Control,
+    DialogBox,
+    LayoutError,
+    PageLayout,
+    caret_index,
+    control_pieces,
+    slider_value_at,
+)
 from cwgym.web.layout import layout_page as _layout_page
 from cwgym.web.omnibox import DEFAULT_ENGINE, OmniboxError, check_engine
 
@@ -82,6 +109,9 @@ PAGE_BG = (255, 255, 255, 255)
 TAB_STRIP = (240, 240, 244, 255)
 TAB_ACTIVE = (255, 255, 255, 255)
 OPTION_H = 28
+BACKDROP = (0, 0, 0, 90)
+#: What a number field can be typed with (a browser refuses other keys there).
+NUMBER_CHARS = frozenset("0123456789.-+eE")
 
 _TEXT_FIELDS = (Input, TextArea)
 
@@ -89,9 +119,26 @@ _TEXT_FIELDS = (Input, TextArea)
 # -- geometry ------------------------------------------------------------------------------
 
 
-def page_rect(width: int, height: int) -> Rect:
-    """Where the page is shown, in content coordinates."""
-    return Rect(0, CHROME_H, max(0, width - BAR_W), max(0, height - CHROME_H))
+def page_rect(width: int, height: int, kiosk: bool = False) -> Rect:
+    """Where the page is shown, in content coordinates (all of it in a kiosk)."""
+    top = 0 if kiosk else CHROME_H
+    return Rect(0, top, max(0, width - BAR_W), max(0, height - top))
+
+
+def _kiosk(ctx: AppContext) -> bool:
+    """Whether the window's desktop theme is a kiosk (no browser chrome)."""
+    return bool(getattr(getattr(ctx, "theme", None), "kiosk", False))
+
+
+def _area(ctx: AppContext) -> Rect:
+    return page_rect(ctx.width, ctx.height, _kiosk(ctx))
+
+
+def _dialog_origin(area: Rect, box: DialogBox) -> tuple[int, int]:
+    """Where a dialog's box goes: centred in the page pane (its top at the pane's top
+    when it is taller)."""
+    w, h = box.layout.width, box.layout.height
+    return area.x + max(0, (area.width - w) // 2), area.y + max(0, (area.height - h) // 2)
 
 
 def _tab_rects(width: int, count: int) -> list[Rect]:
@@ -212,8 +259,8 @@ class BrowserApp(App):
         """``browser.v1 scroll``: the page to ``y`` (``(None, y)``), or the wide table
         ``row`` to ``x`` (``(row, x)``); kept within what the content allows."""
         row, px = where
-        area = page_rect(ctx.width, ctx.height)
-        layout = layout_page(model.browser_of(state).page(), area.width)
+        area = _area(ctx)
+        layout = layout_page(model.laid_out(model.browser_of(state)), area.width)
         if row is None:
             ctx.set_scroll_offset(PANE, min(px, max(0, layout.height - area.height)))
             return
@@ -223,11 +270,16 @@ class BrowserApp(App):
         ctx.set_scroll_offset(f"row:{row}", min(px, max(0, wide.extent - wide.rect.width)))
 
     # -- painting ----------------------------------------------------------------------
+    def paint_key(self, ctx: AppContext, state: dict) -> Any:
+        return "kiosk" if _kiosk(ctx) else None
+
     def paint(self, p: Painter, state: dict, key: Any) -> None:
         b = model.browser_of(state)
-        self._paint_tabs(p, b)
-        self._paint_toolbar(p, state, b)
-        self._paint_page(p, state, b)
+        kiosk = key == "kiosk"
+        if not kiosk:
+            self._paint_tabs(p, b)
+            self._paint_toolbar(p, state, b)
+        self._paint_page(p, state, b, kiosk)
 
     def _paint_tabs(self, p: Painter, b: Browser) -> None:
         pal = p.palette
@@ -271,9 +323,9 @@ class BrowserApp(App):
         tp.paint_field(p, "address", state["address"], bar["address"], label="Search or enter address",
                        focused=state["focus"] == "address", placeholder="Search or enter address")
 
-    def _paint_page(self, p: Painter, state: dict, b: Browser) -> None:
-        area = page_rect(p.width, p.height)
-        page = b.page()
+    def _paint_page(self, p: Painter, state: dict, b: Browser, kiosk: bool) -> None:
+        area = page_rect(p.width, p.height, kiosk)
+        page = model.laid_out(b)
         layout = layout_page(page, area.width)
         p.paint(Box(PAGE_BG), area, key="page-bg", target="page",
                 semantic=Semantic("document", page.title, b.url, False, False))
@@ -297,45 +349,70 @@ class BrowserApp(App):
                 self._paint_control(p, state, control, index[control.id], values.get(control.id), control.id == focused,
                                     hoff, views)
             menu = state["menu"]
-            if menu is not None and focused == menu and isinstance(index.get(menu), Select):
-                self._paint_options(p, layout, index[menu], values.get(menu))
+            if menu is not None and focused == menu and isinstance(index.get(menu), Select) and layout.control(menu):
+                self._paint_options(p, layout.control(menu), index[menu], values.get(menu))
+        if layout.dialog is not None:
+            self._paint_dialog(p, state, layout.dialog, area, index, values, focused)
+
+    def _paint_dialog(self, p: Painter, state: dict, box: DialogBox, area: Rect, index: dict[str, Element],
+                      values: dict[str, str], focused: str | None) -> None:
+        """The dialog over the page: a backdrop over the whole pane (the inert page behind),
+        the framed box, its content and its controls."""
+        ox, oy = _dialog_origin(area, box)
+        inner = box.layout
+        frame = Rect(ox, oy, inner.width, inner.height)
+        p.paint(Box(BACKDROP), area, key="backdrop", target="backdrop", z=20)
+        p.paint(RoundedBox(PAGE_BG, 8, p.palette["border"], 1), frame, key=("dialog", box.id), target=f"el:{box.id}",
+                semantic=Semantic("dialog", box.title), z=21, clip=area)
+        for i, piece in enumerate(inner.pieces):
+            p.paint(piece.primitive, piece.rect.translate(ox, oy), key=("dpc", i),
+                    target=f"el:{piece.element}" if piece.element else f"el:{box.id}",
+                    semantic=piece.semantic, state=piece.state, z=21, clip=area)
+        for control in inner.controls:
+            if control.id in index:
+                self._paint_control(p, state, control, index[control.id], values.get(control.id), control.id == focused,
+                                    {}, {}, (ox, oy), 21, area)
+        menu = state["menu"]
+        if menu is not None and focused == menu and isinstance(index.get(menu), Select) and inner.control(menu):
+            self._paint_options(p, _moved(inner.control(menu), ox, oy), index[menu], values.get(menu))
 
     def _paint_control(self, p: Painter, state: dict, control: Any, element: Element, value: str | None,
-                       focused: bool, hoff: dict[str, int], views: dict[str, Rect]) -> None:
+                       focused: bool, hoff: dict[str, int], views: dict[str, Rect], at: tuple[int, int] = (0, 0),
+                       z: int = 0, clip: Rect | None = None) -> None:
         caret_at = state["caret"] if focused else None
         pieces, caret = control_pieces(control, element, value, focused=focused, caret=caret_at)
-        dx = -hoff.get(control.hscroll, 0) if control.hscroll else 0
-        clip = views.get(control.hscroll) if control.hscroll else None
-        target = f"el:{control.id}"
+        dx = (-hoff.get(control.hscroll, 0) if control.hscroll else 0) + at[0]
+        dy = at[1]
+        clip = views.get(control.hscroll) if control.hscroll else clip
+        kind = "slider" if isinstance(element, Range) else "el"
+        target = f"{kind}:{control.id}"
         for i, piece in enumerate(pieces):
-            p.paint(piece.primitive, piece.rect.translate(dx, 0), key=("ctl", control.id, i), target=target,
-                    semantic=piece.semantic, state=piece.state, clip=clip)
+            p.paint(piece.primitive, piece.rect.translate(dx, dy), key=("ctl", control.id, i),
+                    target=f"el:{piece.element}" if piece.element and piece.element != control.id else target,
+                    semantic=piece.semantic, state=piece.state, clip=clip, z=z)
         if focused:
             role = _role_of(pieces)
             text_entry = isinstance(element, _TEXT_FIELDS)
             shown = _value_of(element, value)
             p.focus(target, role=role, label=control.label, value=shown if text_entry else None,
-                    caret=caret.translate(dx, 0) if caret is not None else None,
+                    caret=caret.translate(dx, dy) if caret is not None else None,
                     column=caret_at or 0, offset=caret_at or 0, text_entry=text_entry)
 
-    def _paint_options(self, p: Painter, layout: PageLayout, select: Select, value: str | None) -> None:
-        control = layout.control(select.id)
-        if control is None:
-            return
+    def _paint_options(self, p: Painter, control: Control, select: Select, value: str | None) -> None:
         pal = p.palette
         chosen = _value_of(select, value)
         box = Rect(control.rect.x, control.rect.bottom + 2, max(control.rect.width, 160), OPTION_H * len(select.options) + 8)
         p.paint(RoundedBox(PAGE_BG, 4, pal["border"], 1), box, key=("menu", select.id), target=f"el:{select.id}",
-                semantic=Semantic("listbox", select.label or select.name), z=10)
+                semantic=Semantic("listbox", select.label or select.name), z=30)
         for i, option in enumerate(select.options):
             row = Rect(box.x + 4, box.y + 4 + i * OPTION_H, box.width - 8, OPTION_H)
             on = option.value == chosen
             p.paint(Box(pal["selection"] if on else PAGE_BG), row, key=("opt", select.id, i), target=f"opt:{select.id}:{i}",
-                    semantic=Semantic("option", option.label, None, False, True), state=NodeState(selected=on), z=10)
+                    semantic=Semantic("option", option.label, None, False, True), state=NodeState(selected=on), z=30)
             h = line_height("sans", 14)
             p.paint(UiText(ellipsize(option.label, "sans", 14, row.width - 16), 14, pal["text"]),
                     Rect(row.x + 8, row.y + (row.height - h) // 2, min(row.width - 16, measure(option.label, "sans", 14)), h),
-                    key=("opt-label", select.id, i), target=f"opt:{select.id}:{i}", z=10)
+                    key=("opt-label", select.id, i), target=f"opt:{select.id}:{i}", z=30)
 
     def _paint_bar(self, p: Painter, area: Rect, extent: int, offset: int) -> None:
         if extent <= area.height or area.height <= 0:
@@ -350,10 +427,16 @@ class BrowserApp(App):
     # -- pointer -----------------------------------------------------------------------
     def activate(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None,
                  modifiers: tuple[str, ...] = ()) -> Any:
-        if target.startswith(("el:", "opt:")):
+        if target == "backdrop":
+            raise InvalidInput("the page behind the dialog is inert")
+        if target.startswith(("el:", "opt:", "slider:")):
             _require_browser_family(ctx)
             if target.startswith("opt:"):
                 return self._choose_option(ctx, state, target)
+            if target.startswith("slider:"):
+                return self._slide(ctx, state, target, point)
+            if target.endswith((":up", ":down")) and target.count(":") == 2:
+                return self._spin(ctx, state, target)
             return self._activate_element(ctx, state, target[3:], point)
         if target == "page":
             state["focus"], state["element"], state["menu"] = None, None, None
@@ -386,30 +469,27 @@ class BrowserApp(App):
 
     def _activate_element(self, ctx: AppContext, state: dict, element_id: str, point: tuple[int, int] | None) -> None:
         b = model.browser_of(state)
-        page = b.page()
+        page = model.laid_out(b)
         element = _index(page).get(element_id)
         if element is None:
             raise UnknownTarget(f"el:{element_id}")
         state["menu"] = None if state["menu"] != element_id else state["menu"]
         if isinstance(element, (Link, Button)):
             self._follow(ctx, state, element_id)
-        elif isinstance(element, (Checkbox, Radio)):
-            browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+        elif isinstance(element, (Checkbox, Radio, Details)):
+            _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
             self._focus(state, element_id)
         elif isinstance(element, _TEXT_FIELDS) and not (isinstance(element, Input) and element.type == "hidden"):
             self._focus(state, element_id)
             value = _value_of(element, b.values().get(element_id))
             caret = len(value)
-            if point is not None:
-                area = page_rect(ctx.width, ctx.height)
-                layout = layout_page(page, area.width)
-                control = layout.control(element_id)
-                if control is not None:
-                    x = point[0] + ((ctx.scroll_offset(f"row:{control.hscroll}") or 0) if control.hscroll else 0)
-                    y = point[1] - area.y + _offset(ctx, layout, area)
-                    was = state["caret"] if state["focus"] == "page" and state["element"] == element_id else None
-                    caret = caret_index(control, element, b.values().get(element_id), x, y, caret=was)
+            control = _where(ctx, page, element_id) if point is not None else None
+            if control is not None and point is not None:
+                was = state["caret"] if state["focus"] == "page" and state["element"] == element_id else None
+                caret = caret_index(control, element, b.values().get(element_id), point[0], point[1], caret=was)
             state["caret"], state["anchor"] = caret, None
+        elif isinstance(element, Range):
+            self._focus(state, element_id)
         elif isinstance(element, Select):
             self._focus(state, element_id)
             state["menu"] = None if state["menu"] == element_id else element_id
@@ -424,22 +504,61 @@ class BrowserApp(App):
         if not isinstance(element, Select) or not raw.isdigit() or int(raw) >= len(element.options):
             raise UnknownTarget(target)
         value = element.options[int(raw)].value
-        browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, value))
+        _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, value))
         self._focus(state, element_id)
         state["menu"] = None
 
+    def _slide(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> None:
+        """A press on a slider: the step under it (just focus, without a point)."""
+        element_id = target.split(":", 1)[1]
+        page = model.laid_out(model.browser_of(state))
+        element = _index(page).get(element_id)
+        if not isinstance(element, Range):
+            raise UnknownTarget(target)
+        control = _where(ctx, page, element_id) if point is not None else None
+        if control is not None and point is not None:
+            value = slider_value_at(control, element, point[0])
+            _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, value))
+        self._focus(state, element_id)
+
+    def _spin(self, ctx: AppContext, state: dict, target: str) -> None:
+        """A number field's ▲ or ▼: one step up or down."""
+        _, element_id, part = target.split(":")
+        element = _index(model.browser_of(state).page()).get(element_id)
+        if not (isinstance(element, Input) and element.type == "number"):
+            raise UnknownTarget(target)
+        self._step(ctx, state, element, 1 if part == "up" else -1)
+
+    def _step(self, ctx: AppContext, state: dict, element: Input | Range, steps: int, *, to: str | None = None) -> None:
+        b = model.browser_of(state)
+        current = _value_of(element, b.values().get(element.id))
+        if to is not None:
+            low, high, _ = step_bounds(element)
+            value = range_value(element, str(low if to == "min" else high))  # type: ignore[arg-type]
+        else:
+            value = stepped(element, range_value(element, current) if isinstance(element, Range) else current, steps)
+        if value != current:
+            _act(ctx, state, lambda b, rf, rs: model.fill(b, element.id, value))
+        self._focus(state, element.id)
+        state["caret"], state["anchor"] = len(value), None
+
     def is_drag_surface(self, target: str, button: int) -> bool:
-        return button == 0 and tp.parse_bar(target, PANE) is not None
+        return button == 0 and (tp.parse_bar(target, PANE) is not None or target.startswith("slider:"))
 
     def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int,
              modifiers: tuple[str, ...] = (), clicks: int = 1) -> None:
+        if target.startswith("slider:"):
+            if phase in ("down", "move"):
+                _require_browser_family(ctx)
+                self._slide(ctx, state, target, point)
+            return
         current = ctx.scroll_offset(PANE) or 0
-        offset = tp.bar_drag(state, target, PANE, phase, point[1], CHROME_H, current)
+        offset = tp.bar_drag(state, target, PANE, phase, point[1], _area(ctx).y, current)
         if offset is not None:
             ctx.set_scroll_offset(PANE, offset)
 
     def cursor(self, target: str) -> str | None:
-        if target.startswith("el:") or target.startswith("opt:"):
+        if target.startswith(("el:", "opt:", "slider:", "backdrop")):
             return None
         return "text" if target == "address" else None
 
@@ -503,11 +622,27 @@ class BrowserApp(App):
         """A key for the focused page control; ``None`` when the control does not take it."""
         b = model.browser_of(state)
         element_id = state["element"]
-        element = _index(b.page()).get(element_id)
+        element = _index(model.laid_out(b)).get(element_id)
         if element is None:
             state["focus"], state["element"] = None, None
             return None
         name = chord.name
+        if isinstance(element, Details) and chord.is_("Enter", "Space"):
+            _require_browser_family(ctx)
+            _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
+            self._focus(state, element_id)
+            return True
+        if isinstance(element, Range):
+            steps = {"ArrowRight": 1, "ArrowUp": 1, "ArrowLeft": -1, "ArrowDown": -1, "PageUp": 10, "PageDown": -10}
+            if name in steps or name in ("Home", "End"):
+                _require_browser_family(ctx)
+                self._step(ctx, state, element, steps.get(name, 0), to={"Home": "min", "End": "max"}.get(name))
+                return True
+            return None
+        if isinstance(element, Input) and element.type == "number" and name in ("ArrowUp", "ArrowDown"):
+            _require_browser_family(ctx)
+            self._step(ctx, state, element, 1 if name == "ArrowUp" else -1)
+            return True
         if isinstance(element, _TEXT_FIELDS):
             if chord.is_("Enter"):
                 if isinstance(element, TextArea):
@@ -522,6 +657,7 @@ class BrowserApp(App):
                 return True
             if not tp.field_key(ctx, field, chord):
                 return None
+            _check_typed(element, field["text"], before)
             self._set_field(ctx, state, element_id, field, before)
             return True
         if isinstance(element, (Link, Button)) and chord.is_("Enter", "Space"):
@@ -530,7 +666,7 @@ class BrowserApp(App):
             return True
         if isinstance(element, (Checkbox, Radio)) and chord.is_("Space"):
             _require_browser_family(ctx)
-            browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+            _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
             self._focus(state, element_id)
             return True
         if isinstance(element, Select):
@@ -546,15 +682,15 @@ class BrowserApp(App):
                 chosen = _value_of(element, b.values().get(element_id))
                 i = values.index(chosen) if chosen in values else 0
                 j = max(0, min(len(values) - 1, i + (1 if chord.is_("ArrowDown") else -1)))
-                browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, values[j]))
+                _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, values[j]))
                 self._focus(state, element_id)
                 state["menu"] = element_id if state["menu"] == element_id else None
                 return True
         return None
 
     def _scroll_key(self, ctx: AppContext, state: dict, name: str) -> bool:
-        area = page_rect(ctx.width, ctx.height)
-        layout = layout_page(model.browser_of(state).page(), area.width)
+        area = _area(ctx)
+        layout = layout_page(model.laid_out(model.browser_of(state)), area.width)
         limit = max(0, layout.height - area.height)
         current = _offset(ctx, layout, area)
         page_step = max(LINE_STEP, area.height - PAGE_OVERLAP)
@@ -587,6 +723,7 @@ class BrowserApp(App):
             field["text"], field["caret"], field["anchor"] = value[:s] + text + value[e:], s + len(text), None
         else:
             tp.field_type(field, text)
+            _check_typed(element, field["text"], value)
         self._set_field(ctx, state, element_id, field, value)
         return True
 
@@ -596,18 +733,18 @@ class BrowserApp(App):
             raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
         if field["text"] != before:
             text = field["text"]
-            browse(ctx, state, lambda b, rf, rs: engine.fill(b, element_id, text))
+            _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, text, check=False))
         state["caret"], state["anchor"] = field["caret"], field["anchor"]
 
     def _focus(self, state: dict, element_id: str) -> None:
         state["focus"], state["element"] = "page", element_id
 
     def _follow(self, ctx: AppContext, state: dict, element_id: str) -> None:
-        browse(ctx, state, lambda b, rf, rs: engine.click(b, element_id, rf))
+        _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
 
     def _submit(self, ctx: AppContext, state: dict, element_id: str) -> None:
         with contextlib.suppress(EngineError):  # a field outside any form: Enter does nothing, as in Firefox
-            browse(ctx, state, lambda b, rf, rs: engine.submit(b, element_id, rf))
+            browse(ctx, state, lambda b, rf, rs: model.submit(b, element_id, rf))
 
     def _history(self, ctx: AppContext, state: dict, which: str) -> None:
         s = model.session_of(state)
@@ -634,10 +771,13 @@ class BrowserApp(App):
     def _cycle(self, ctx: AppContext, state: dict, step: int) -> None:
         """Tab / Shift+Tab: the next control in document order, the address bar between
         the last and the first."""
-        area = page_rect(ctx.width, ctx.height)
-        page = model.browser_of(state).page()
+        area = _area(ctx)
+        page = model.laid_out(model.browser_of(state))
         layout = layout_page(page, area.width)
-        order = ["address", *(c.id for c in layout.controls)]
+        inside = layout.dialog.layout.controls if layout.dialog is not None else layout.controls  # a dialog keeps Tab
+        order = [*(() if _kiosk(ctx) else ("address",)), *(c.id for c in inside)]
+        if not order:
+            return
         here = "address" if state["focus"] == "address" else state["element"] if state["focus"] == "page" else None
         i = order.index(here) if here in order else (-1 if step > 0 else 0)
         nxt = order[(i + step) % len(order)]
@@ -650,7 +790,7 @@ class BrowserApp(App):
         element = _index(page).get(nxt)
         value = _value_of(element, model.browser_of(state).values().get(nxt)) if element is not None else ""
         state["caret"], state["anchor"] = len(value), None
-        control = layout.control(nxt)
+        control = layout.control(nxt) if layout.dialog is None else None
         if control is not None:  # scroll it into view
             current = _offset(ctx, layout, area)
             if control.rect.y < current or control.rect.bottom > current + area.height:
@@ -685,17 +825,63 @@ def _index(page: Page) -> dict[str, Element]:
     hit = _indexes.get(id(page))
     if hit is not None and hit[0] is page:
         return hit[1]
-    index = {e.id: e for e, _ in engine.walk(page) if e.id}
+    index = {e.id: e for e, _ in model.walk(page) if e.id}
     if len(_indexes) > 256:
         _indexes.clear()
     _indexes[id(page)] = (page, index)
     return index
 
 
+def _act(ctx: AppContext, state: dict, op: Callable[..., Browser]) -> Browser:
+    """:func:`browse` for the user's own gestures: what the page refuses (a value a field
+    cannot take, the page behind a dialog) fails the action ``invalid``."""
+    try:
+        return browse(ctx, state, op)
+    except EngineError as exc:
+        raise InvalidInput(exc.message) from None
+
+
+def _where(ctx: AppContext, page: Page, element_id: str) -> Control | None:
+    """The control of ``element_id`` where it is on screen, in content coordinates (a wide
+    table's scroll and the page's, or the dialog's place, applied)."""
+    area = _area(ctx)
+    layout = layout_page(page, area.width)
+    if layout.dialog is not None:
+        control = layout.dialog.layout.control(element_id)
+        return _moved(control, *_dialog_origin(area, layout.dialog)) if control is not None else None
+    control = layout.control(element_id)
+    if control is None:
+        return None
+    dx = -(ctx.scroll_offset(f"row:{control.hscroll}") or 0) if control.hscroll else 0
+    return _moved(control, dx, area.y - _offset(ctx, layout, area))
+
+
+def _moved(control: Control, dx: int, dy: int) -> Control:
+    return msgspec.structs.replace(control, rect=control.rect.translate(dx, dy), inner=control.inner.translate(dx, dy))
+
+
+#: The starts of a valid ``HH:MM``: what a time field holds while it is typed into.
+_TIME_PREFIX = re.compile(r"[0-2]?|[01]\d|2[0-3]|(?:[01]\d|2[0-3]):(?:[0-5]\d?)?")
+
+
+def _check_typed(element: Element, text: str, before: str) -> None:
+    """Refuse what a number or time field cannot be typed into: a number field takes the
+    characters of a number, a time field ``HH:MM`` as it grows (``1``, ``12``, ``12:``,
+    ``12:3``, ``12:34``)."""
+    if not isinstance(element, Input) or text == before:
+        return
+    if element.type == "number" and not set(text) <= NUMBER_CHARS:
+        raise InvalidInput(f"{element.id} takes a number")
+    if element.type == "time" and not _TIME_PREFIX.fullmatch(text):
+        raise InvalidInput(f"{element.id} takes a time as HH:MM")
+
+
 def _value_of(element: Element | None, value: str | None) -> str:
     """What a field shows: the typed value, else the element's own."""
     if value is not None:
         return value
+    if isinstance(element, Range):
+        return range_value(element)
     if isinstance(element, (Input, TextArea, Select)):
         if isinstance(element, Select) and not element.value and element.options:
             return element.options[0].value

@@ -107,6 +107,8 @@ class AppContext:
         width, height: the size of the window's content area in pixels.
         primary: the theme's primary modifier (``Ctrl`` or ``Meta``), what ``Primary``
             stands for in a shortcut.
+        theme: the desktop's shell theme (``None`` without one): an application reads its
+            traits, such as ``kiosk`` (the browser then shows no tab strip or toolbar).
     """
 
     __slots__ = (
@@ -118,6 +120,7 @@ class AppContext:
         "height",
         "machine",
         "primary",
+        "theme",
         "width",
         "window",
     )
@@ -132,9 +135,11 @@ class AppContext:
         latch: Callable[[dict], None] | None = None,
         scroll: dict[str, int] | None = None,
         primary: str = "Ctrl",
+        theme: Any = None,
     ) -> None:
         self.machine = machine
         self.primary = primary
+        self.theme = theme
         self.window = window
         self.width, self.height = size
         self._grants = grants

@@ -118,6 +118,7 @@ class Seat:
             self.latch,
             win.scroll if scroll is None else scroll,
             self.theme.primary if self.theme is not None else "Ctrl",
+            self.theme,
         )
 
     def _launch_from_app(self, app_id: str, argument: str | None) -> int:

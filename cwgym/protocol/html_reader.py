@@ -27,6 +27,9 @@ Two readings, one result:
     ``img`` → :class:`Image`; ``ul``/``ol`` → :class:`ListBlock`; ``table`` → :class:`Table`
     (a first row of ``th`` → headers; a cell holding several elements → a one-column table
     of them; a caption, and content the parser moves out of the table, → before it);
+  - ``details`` → :class:`Details` (its first ``summary`` is the summary); ``dialog open`` →
+    :class:`Dialog` (``aria-label`` its title; a closed dialog shows nothing);
+    ``input type=range`` → :class:`Range`; ``min``/``max``/``step`` are kept;
   - ``form`` → :class:`Form` (no ``method`` → ``GET``, as HTML); ``input`` by its ``type``
     (``checkbox``, ``radio``, ``submit``/``image``/``reset``/``button`` → :class:`Button`,
     types the model lacks → ``text``), ``textarea``, ``select``/``option``, ``button``;
@@ -86,6 +89,8 @@ from html5lib.treebuilders.base import ActiveFormattingElements, Marker, TreeBui
 from cwgym.protocol.page import (
     Button,
     Checkbox,
+    Details,
+    Dialog,
     Element,
     Form,
     Heading,
@@ -96,6 +101,7 @@ from cwgym.protocol.page import (
     Option,
     Page,
     Radio,
+    Range,
     Select,
     Table,
     Text,
@@ -139,12 +145,13 @@ ACCEPTED_TAGS: dict[str, frozenset[str]] = {
     "table": _NONE, "caption": _NONE, "thead": _NONE, "tbody": _NONE, "tfoot": _NONE, "tr": _NONE,
     "th": _NONE, "td": _NONE,
     "form": frozenset({"action", "method"}),
-    "input": frozenset({"type", "name", "value", "placeholder", "required", "checked"}),
+    "input": frozenset({"type", "name", "value", "placeholder", "required", "checked", "min", "max", "step"}),
     "textarea": frozenset({"name", "rows"}),
     "select": frozenset({"name"}),
     "option": frozenset({"value", "label", "selected"}),
     "button": frozenset({"type", "name", "value"}),
     "label": frozenset({"for"}),
+    "details": frozenset({"open"}), "summary": _NONE, "dialog": frozenset({"open"}),
     # structure without meaning in the model
     "section": _NONE, "nav": _NONE, "main": _NONE, "article": _NONE, "aside": _NONE, "header": _NONE,
     "footer": _NONE, "div": _NONE, "span": _NONE, "hr": _NONE, "pre": _NONE, "code": _NONE, "i": _NONE,
@@ -157,7 +164,7 @@ ACCEPTED_TAGS: dict[str, frozenset[str]] = {
 #: the model's buttons cannot (``button`` needs a script); ``tel``, ``file`` … have no control.
 ACCEPTED_VALUES: dict[tuple[str, str], frozenset[str]] = {
     ("input", "type"): frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url",
-                                  "checkbox", "radio", "submit"}),
+                                  "time", "range", "checkbox", "radio", "submit"}),
     ("button", "type"): frozenset({"submit"}),
     ("form", "method"): frozenset({"get", "post"}),
     ("meta", "charset"): frozenset({"utf-8"}),
@@ -818,6 +825,13 @@ def _model_element(node: _Node, label: str) -> Element:
         return Select(id=eid, name=name, options=tuple(options), label=label, value=chosen[0] if chosen else "")
     if tag == "button":
         return Button(id=eid, text=_model_text(node), name=name, value=attrs.get("value", ""))
+    if tag == "details":
+        summary, *rest = [c for c in node.children if not (isinstance(c, str) and not c.strip(" \n"))] or [None]
+        if not isinstance(summary, _Node) or summary.name != "summary":
+            raise _NotModel
+        return Details(id=eid, summary=_model_text(summary), children=_model_elements(rest), open="open" in attrs)
+    if tag == "dialog":
+        return Dialog(id=eid, title=attrs.get("aria-label", ""), children=_model_elements(node.children))
     if tag == "form":
         method = attrs.get("method", "").upper()
         if method not in ("GET", "POST"):
@@ -854,10 +868,13 @@ def _model_input(node: _Node, label: str) -> Element:
         return Checkbox(id=eid, name=name, label=label, value=value, checked="checked" in attrs)
     if kind == "radio":
         return Radio(id=eid, name=name, value=value, label=label, checked="checked" in attrs)
+    steps = {k: attrs.get(k, "") for k in ("min", "max", "step")}
+    if kind == "range":
+        return Range(id=eid, name=name, label=label, value=value, **steps)
     if kind not in _INPUT_TYPES:
         raise _NotModel
     return Input(id=eid, name=name, label=label, value=value, placeholder=attrs.get("placeholder", ""),
-                 type=kind, required="required" in attrs)  # type: ignore[arg-type]
+                 type=kind, required="required" in attrs, **steps)  # type: ignore[arg-type]
 
 
 # -- any HTML, read as a browser shows it -----------------------------------------------------
@@ -873,7 +890,7 @@ _BLOCKS = frozenset({"address", "article", "aside", "blockquote", "caption", "ce
                      "footer", "header", "hgroup", "hr", "legend", "li", "main", "menu", "nav",
                      "noscript", "p", "search", "section", "summary", "tbody", "td", "tfoot", "th",
                      "thead", "tr"})
-_INPUT_TYPES = frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url"})
+_INPUT_TYPES = frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url", "time"})
 _BUTTON_INPUTS = {"submit": "Submit", "image": "Submit", "reset": "Reset", "button": ""}
 _NOT_LABEL_TEXT = _DROPPED | {"select", "textarea", "button", "option", "optgroup", "label"}
 
@@ -1013,6 +1030,12 @@ def _visit(node: _Node, flow: _Flow, bold: bool) -> None:
         flow.add(*_table(node, bold, flow.pre))
     elif tag == "form":
         flow.add(_form(node, bold, flow.pre))
+    elif tag == "details":
+        flow.add(_details(node, bold, flow.pre))
+    elif tag == "dialog":  # a closed dialog shows nothing
+        if "open" in node.attributes:
+            flow.add(Dialog(id=node.attributes.get("id", ""), title=node.attributes.get("aria-label", "").strip(),
+                            children=tuple(_block(node, bold, flow.pre))))
     elif tag in _HEADINGS:
         flow.add(*_block(node, bold, flow.pre, _heading_run(_HEADINGS[tag])))
     elif tag == "pre" or tag in _BLOCKS:
@@ -1050,9 +1073,12 @@ def _input(node: _Node) -> Element:
     if kind in _BUTTON_INPUTS:
         text = attrs.get("value") or (attrs.get("alt") if kind == "image" else "") or _BUTTON_INPUTS[kind]
         return Button(id=eid, text=text, name=name, value=attrs.get("value", ""))
+    steps = {k: attrs.get(k, "") for k in ("min", "max", "step")}
+    if kind == "range":
+        return Range(id=eid, name=name, label=label, value=attrs.get("value", ""), **steps)
     return Input(id=eid, name=name, label="" if kind == "hidden" else label, value=attrs.get("value", ""),
                  placeholder=attrs.get("placeholder", ""), type=kind if kind in _INPUT_TYPES else "text",  # type: ignore[arg-type]
-                 required="required" in attrs)
+                 required="required" in attrs, **steps)
 
 
 def _textarea(node: _Node) -> TextArea:
@@ -1091,6 +1117,17 @@ def _form(node: _Node, bold: bool, pre: bool) -> Form:
     method = "POST" if node.attributes.get("method", "").strip(_WHITESPACE).upper() == "POST" else "GET"
     return Form(id=node.attributes.get("id", ""), action=node.attributes.get("action", ""),
                 children=tuple(_block(node, bold, pre)), method=method)
+
+
+def _details(node: _Node, bold: bool, pre: bool) -> Details:
+    """A disclosure: its first ``summary`` is the line that toggles it (``Details`` when it
+    has none, as browsers show), the rest its content."""
+    summary = next((c for c in node.children if isinstance(c, _Node) and c.name == "summary"), None)
+    rest = _Node("#details", None, _Budget(0))
+    rest.children = [c for c in node.children if c is not summary]
+    text = _collapse(_text_of(summary)) if summary is not None else ""
+    return Details(id=node.attributes.get("id", ""), summary=text or "Details",
+                   children=tuple(_block(rest, bold, pre)), open="open" in node.attributes)
 
 
 def _table(node: _Node, bold: bool, pre: bool) -> list[Element]:

@@ -2,9 +2,12 @@
 
 A :class:`Page` is a title, a language and a list of typed elements from a closed
 vocabulary — headings, text, links, images, lists, tables, forms with inputs, text areas,
-selects, checkboxes, radios and buttons. Every element has an ``id`` that is stable for the
-same content (services name them; :func:`assign_ids` fills the ones left empty from the
-element's position), so an agent's ``click{id}`` means the same control on every visit.
+selects, checkboxes, radios and buttons, and the native widgets a browser draws without
+scripts: disclosures (:class:`Details`), modal dialogs (:class:`Dialog`) and sliders
+(:class:`Range`); number and time inputs are :class:`Input` types. Every element has an
+``id`` that is stable for the same content (services name them; :func:`assign_ids` fills
+the ones left empty from the element's position), so an agent's ``click{id}`` means the
+same control on every visit.
 
 The same page serialises to HTML (:func:`to_html`) for ``curl`` and ``http.v1``, and to a
 projection of plain data (:func:`projection`) for observation channels. Both are pure
@@ -13,6 +16,8 @@ functions of the page.
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from html import escape
 from typing import Literal, Union
@@ -22,6 +27,8 @@ import msgspec
 __all__ = [
     "Button",
     "Checkbox",
+    "Details",
+    "Dialog",
     "Element",
     "Form",
     "Heading",
@@ -32,15 +39,21 @@ __all__ = [
     "Option",
     "Page",
     "Radio",
+    "Range",
     "Select",
     "Table",
     "Text",
     "TextArea",
     "assign_ids",
+    "number_text",
     "page_from_json",
     "page_json",
     "projection",
+    "range_value",
+    "step_bounds",
+    "stepped",
     "to_html",
+    "value_problem",
 ]
 
 PAGE_VERSION = 1
@@ -83,12 +96,30 @@ class Table(_Element, tag="table"):
 
 
 class Input(_Element, tag="input"):
+    """A one-line field. ``min``, ``max`` and ``step`` are text, as HTML writes them
+    (``""``: absent); a ``number`` field steps by them, a ``time`` field holds ``HH:MM``."""
+
     name: str
     label: str = ""
     value: str = ""
     placeholder: str = ""
-    type: Literal["text", "password", "email", "number", "search", "hidden", "date", "url"] = "text"
+    type: Literal["text", "password", "email", "number", "search", "hidden", "date", "url", "time"] = "text"
     required: bool = False
+    min: str = ""
+    max: str = ""
+    step: str = ""
+
+
+class Range(_Element, tag="range"):
+    """A slider (``<input type=range>``): ``min``, ``max`` and ``step`` as HTML writes them
+    (``""``: HTML's defaults 0, 100 and 1); ``value`` ``""`` is the middle step."""
+
+    name: str
+    label: str = ""
+    value: str = ""
+    min: str = ""
+    max: str = ""
+    step: str = ""
 
 
 class TextArea(_Element, tag="textarea"):
@@ -136,7 +167,24 @@ class Form(_Element, tag="form"):
     method: Literal["GET", "POST"] = "POST"
 
 
-Element = Union[Heading, Text, Link, Image, ListBlock, Table, Input, TextArea, Select, Checkbox, Radio, Button, Form]  # noqa: UP007
+class Details(_Element, tag="details"):
+    """A disclosure: the ``summary`` line toggles it; ``children`` show only while open."""
+
+    summary: str
+    children: tuple[Element, ...] = ()
+    open: bool = False
+
+
+class Dialog(_Element, tag="dialog"):
+    """A modal dialog (``<dialog open>``) over the page, named by ``title``; while a page
+    has one, the page behind it is inert."""
+
+    title: str = ""
+    children: tuple[Element, ...] = ()
+
+
+Element = Union[Heading, Text, Link, Image, ListBlock, Table, Input, TextArea, Select, Checkbox, Radio, Button, Form,  # noqa: UP007
+                Range, Details, Dialog]
 
 
 class Page(msgspec.Struct, frozen=True):
@@ -177,7 +225,7 @@ def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
         kind = type(element).__struct_config__.tag
         eid = element.id or f"{prefix}{kind}-{index}"
         changes: dict = {"id": eid}
-        if isinstance(element, Form):
+        if isinstance(element, Form | Details | Dialog):
             changes["children"] = _assign(element.children, f"{eid}.")
         elif isinstance(element, ListBlock):
             changes["items"] = _assign(element.items, f"{eid}.")
@@ -185,6 +233,98 @@ def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
             changes["rows"] = tuple(_assign(row, f"{eid}.r{r}.") for r, row in enumerate(element.rows, 1))
         out.append(msgspec.structs.replace(element, **changes))
     return tuple(out)
+
+
+# -- the values widgets take (HTML's value sanitisation) ---------------------------------
+
+_FLOAT = re.compile(r"-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?")
+_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+_LIMIT = Decimal("1e15")  #: numbers past this are not ones a field steps through
+
+
+def _number(text: str) -> Decimal | None:
+    """``text`` as HTML's valid floating-point number (``1``, ``-2.5``, ``.5``, ``1e3``), or None."""
+    if not _FLOAT.fullmatch(text):
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and abs(value) <= _LIMIT else None
+
+
+def number_text(value: Decimal) -> str:
+    """A number as a form submits it: no exponent, no trailing zeros (``2.50`` → ``2.5``)."""
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "") else text
+
+
+def step_bounds(e: Input | Range) -> tuple[Decimal | None, Decimal | None, Decimal]:
+    """``(min, max, step)`` of a number field or slider: a slider's absent or unreadable
+    bounds are 0 and 100 (a max below the min is the min), a field's are None; a step
+    that is absent, not positive or ``any`` is 1."""
+    low, high, step = _number(e.min), _number(e.max), _number(e.step)
+    if isinstance(e, Range):
+        low = Decimal(0) if low is None else low
+        high = Decimal(100) if high is None else high
+        high = max(low, high)
+    return low, high, step if step is not None and step > 0 else Decimal(1)
+
+
+def _snap(value: Decimal, e: Input | Range) -> Decimal:
+    """``value`` on the nearest step (from the min, else 0; ties go up), within the bounds."""
+    low, high, step = step_bounds(e)
+    base = low if low is not None else Decimal(0)
+    snapped = base + ((value - base) / step + Decimal("0.5")).to_integral_value(rounding="ROUND_FLOOR") * step
+    if high is not None and snapped > high:
+        snapped -= ((snapped - high) / step).to_integral_value(rounding="ROUND_CEILING") * step
+    if low is not None and snapped < low:
+        snapped = low
+    return snapped
+
+
+def range_value(e: Range, value: str | None = None) -> str:
+    """What a slider holds for ``value`` (None: its own), as HTML sanitises it: a number
+    clamped to the bounds and put on the nearest step; anything else is the middle step."""
+    number = _number(e.value if value is None else value)
+    if number is None:
+        low, high, _ = step_bounds(e)
+        number = low + (high - low) / 2  # type: ignore[operator]
+    return number_text(_snap(number, e))
+
+
+def stepped(e: Input | Range, value: str, steps: int) -> str:
+    """``value`` moved ``steps`` steps (negative: down), as a spinner's arrows or a slider's
+    keys move it, put on a step and kept within the bounds. An empty or unreadable value
+    does not step: it becomes 0, or the min when 0 is below it."""
+    low, _, step = step_bounds(e)
+    number = _number(value)
+    if number is None:
+        number, steps = (Decimal(0) if low is None or low <= 0 else low), 0
+    base = low if low is not None else Decimal(0)
+    k = ((number - base) / step).to_integral_value(rounding="ROUND_FLOOR")
+    off = base + k * step != number  # off its steps: the first step up is the next one above
+    moved = base + (k + steps + (1 if off and steps < 0 else 0)) * step if steps else number
+    return number_text(_snap(moved, e))
+
+
+def value_problem(e: Element, value: str) -> str | None:
+    """Why ``value`` is not one ``e`` can be filled with, or None when it is: a slider takes
+    a number on one of its steps within its bounds, a ``number`` field a number (or nothing;
+    one out of its bounds is taken, as a browser takes it, and is the server's to refuse),
+    a ``time`` field ``HH:MM`` (or nothing)."""
+    if isinstance(e, Range):
+        number = _number(value)
+        if number is None or number_text(_snap(number, e)) != number_text(number):
+            low, high, step = step_bounds(e)
+            return (f"{e.id or 'the slider'} takes a number from {number_text(low)} to {number_text(high)}"  # type: ignore[arg-type]
+                    f" in steps of {number_text(step)}, not {value!r}")
+        return None
+    if isinstance(e, Input) and e.type == "number" and value and _number(value) is None:
+        return f"{e.id or 'the field'} takes a number, not {value!r}"
+    if isinstance(e, Input) and e.type == "time" and value and not _TIME.fullmatch(value):
+        return f"{e.id or 'the field'} takes a time as HH:MM (00:00 to 23:59), not {value!r}"
+    return None
 
 
 # -- the model on the wire ------------------------------------------------------------------
@@ -269,7 +409,7 @@ def _html(e: Element) -> str:
         rows = "".join("<tr>" + "".join(f"<td>{_html(c).rstrip()}</td>" for c in row) + "</tr>\n" for row in e.rows)
         return f"<table{_attrs(id=e.id)}>\n" + (f"<tr>{head}</tr>\n" if head else "") + rows + "</table>\n"
     if isinstance(e, Input):
-        control = f"<input{_attrs(id=e.id, type=e.type, name=e.name, value=e.value, placeholder=e.placeholder, required=e.required)}>"
+        control = f"<input{_attrs(id=e.id, type=e.type, name=e.name, value=e.value, placeholder=e.placeholder, required=e.required, min=e.min, max=e.max, step=e.step)}>"
         return _labelled("" if e.type == "hidden" else e.label, control, e.id)
     if isinstance(e, TextArea):
         return _labelled(e.label, f"<textarea{_attrs(id=e.id, name=e.name, rows=str(e.rows))}>{escape(e.value)}</textarea>", e.id)
@@ -285,4 +425,13 @@ def _html(e: Element) -> str:
     if isinstance(e, Form):
         inner = "".join(_html(c) for c in e.children)
         return f"<form{_attrs(id=e.id, action=e.action, method=e.method.lower())}>\n{inner}</form>\n"
+    if isinstance(e, Range):
+        control = f"<input{_attrs(id=e.id, type='range', name=e.name, value=e.value, min=e.min, max=e.max, step=e.step)}>"
+        return _labelled(e.label, control, e.id)
+    if isinstance(e, Details):
+        inner = "".join(_html(c) for c in e.children)
+        return f"<details{_attrs(id=e.id, open=e.open)}><summary>{escape(e.summary)}</summary>\n{inner}</details>\n"
+    if isinstance(e, Dialog):
+        inner = "".join(_html(c) for c in e.children)
+        return f"<dialog{_attrs(id=e.id, open=True, aria_label=e.title)}>\n{inner}</dialog>\n"
     raise TypeError(f"not a page element: {type(e).__name__}")

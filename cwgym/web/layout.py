@@ -18,6 +18,13 @@ constants below). Text is measured and wrapped with :mod:`cwgym.text`, the shapi
 renderer draws with, so a wrap decided here is the wrap drawn. A table wider than the
 page even at its columns' minimum widths keeps that width and scrolls on its own
 (:class:`HScroll`); every piece and control in it names the table in ``hscroll``.
+
+Native widgets: a disclosure (:class:`~cwgym.protocol.page.Details`) is its summary line
+(a ``details`` control) and, when open, its children below; a slider (``slider``) is a
+track with a thumb; a ``number`` field has ▲/▼ spinner pieces at its right end (their
+``element`` is ``<id>:up`` / ``<id>:down``). A dialog takes no room in the page: it is laid
+out on its own (:class:`DialogBox`, in the box's coordinates) for the browser to show over
+the page.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
@@ -35,6 +43,8 @@ import msgspec
 from cwgym.protocol.page import (
     Button,
     Checkbox,
+    Details,
+    Dialog,
     Element,
     Form,
     Heading,
@@ -43,11 +53,14 @@ from cwgym.protocol.page import (
     ListBlock,
     Page,
     Radio,
+    Range,
     Select,
     Table,
     TextArea,
     assign_ids,
     page_json,
+    range_value,
+    step_bounds,
 )
 from cwgym.protocol.page import Image as PageImage
 from cwgym.protocol.page import Text as PageText
@@ -61,6 +74,7 @@ __all__ = [
     "MAX_PIECES",
     "MIN_WIDTH",
     "Control",
+    "DialogBox",
     "HScroll",
     "LayoutError",
     "PageLayout",
@@ -68,6 +82,7 @@ __all__ = [
     "caret_index",
     "control_pieces",
     "layout_page",
+    "slider_value_at",
 ]
 
 # -- the stylesheet ---------------------------------------------------------------------------
@@ -93,13 +108,17 @@ BOX_GAP = 6  #: between a checkbox or radio and its label
 BUTTON_PAD, BUTTON_H = 12, 30
 IMAGE_W, IMAGE_H, IMAGE_PAD = 120, 80, 4
 HSCROLL_BAR = 10  #: strip at the bottom of a wide table's viewport for its scroll bar
+DISCLOSURE = ("▸", "▾")  #: a disclosure's marker, closed and open
+SLIDER_W, SLIDER_H, THUMB = 160, 20, 14  #: a slider's track box and its thumb
+SPIN_W = 18  #: a number field's spinner buttons, at its right end
+DIALOG_W, DIALOG_PAD, DIALOG_TITLE = 400, 16, 16  #: a dialog's width, padding and title size
 LAYOUTS_KEPT = 64  #: layouts the LRU keeps
 
 #: (space above, space below) each kind of block asks for; adjacent spaces collapse to the larger.
 MARGINS: dict[type, tuple[int, int]] = {
     Heading: (16, 8), PageText: (10, 10), Link: (4, 4), PageImage: (10, 10), ListBlock: (10, 10),
     Table: (10, 10), Form: (10, 10), Input: (8, 8), TextArea: (8, 8), Select: (8, 8),
-    Checkbox: (6, 6), Radio: (6, 6), Button: (8, 8),
+    Checkbox: (6, 6), Radio: (6, 6), Button: (8, 8), Range: (8, 8), Details: (8, 8),
 }
 
 TEXT = (0, 0, 0, 255)
@@ -170,6 +189,7 @@ class PageLayout(msgspec.Struct, frozen=True, dict=True):
     pieces: tuple[Piece, ...]
     controls: tuple[Control, ...]
     hscrolls: tuple[HScroll, ...] = ()
+    dialog: DialogBox | None = None
 
     def control(self, element_id: str) -> Control | None:
         """The control of ``element_id``, or None."""
@@ -212,6 +232,15 @@ class PageLayout(msgspec.Struct, frozen=True, dict=True):
                 _Band([p.rect for p in self.pieces]), _Band([c.rect for c in self.controls]),
                 {c.id: c for c in self.controls}, {h.id: h for h in self.hscrolls})
         return found
+
+
+class DialogBox(msgspec.Struct, frozen=True):
+    """A page's modal dialog: its element ``id``, ``title``, and its content laid out in
+    the box's own coordinates (``layout.width`` x ``layout.height`` is the box)."""
+
+    id: str
+    title: str
+    layout: PageLayout
 
 
 class _Band:
@@ -303,6 +332,7 @@ class _Builder:
         self.pieces: list[Piece] = []
         self.controls: list[Control] = []
         self.hscrolls: list[HScroll] = []
+        self.dialogs: list[Dialog] = []
         self.at = "(page)"
 
     def add(self, primitive: Primitive, rect: Rect, env: _Env, element: str | None = None,
@@ -335,11 +365,28 @@ def _layout(page: Page, width: int) -> PageLayout:
         b.at = _name(elements[-1])
     b.check(extent)
     pieces = sorted(b.pieces, key=lambda p: p.rect.y)
-    return PageLayout(width, extent, tuple(pieces), tuple(b.controls), tuple(b.hscrolls))
+    dialog = _dialog(b.dialogs[0], width) if b.dialogs else None
+    return PageLayout(width, extent, tuple(pieces), tuple(b.controls), tuple(b.hscrolls), dialog)
+
+
+def _dialog(e: Dialog, width: int) -> DialogBox:
+    """The dialog's box: its title, then its children, :data:`DIALOG_PAD` inside its edge."""
+    b = _Builder()
+    b.at = _name(e)
+    dw = max(MIN_WIDTH, min(DIALOG_W, width - 2 * MARGIN))
+    y = DIALOG_PAD
+    if e.title:
+        y, _ = _lines(b, e.title, "sans-bold", DIALOG_TITLE, DIALOG_PAD, y, dw - 2 * DIALOG_PAD, TEXT, _Env(), e.id,
+                      Semantic("heading", e.title))
+        y += LABEL_GAP * 2
+    bottom, _ = _flow(b, e.children, DIALOG_PAD, y, dw - 2 * DIALOG_PAD, _Env())
+    pieces = sorted(b.pieces, key=lambda p: p.rect.y)
+    inner = PageLayout(dw, bottom + DIALOG_PAD, tuple(pieces), tuple(b.controls), tuple(b.hscrolls))
+    return DialogBox(e.id, e.title, inner)
 
 
 def _hidden(e: Element) -> bool:
-    return type(e) is Input and e.type == "hidden"
+    return (type(e) is Input and e.type == "hidden") or type(e) is Dialog
 
 
 def _name(e: Element) -> str:
@@ -352,6 +399,9 @@ def _flow(b: _Builder, elements: Sequence[Element], x: int, y: int, w: int, env:
     gap: int | None = None
     baseline: int | None = None
     for e in elements:
+        if type(e) is Dialog:  # shown over the page, not in its flow
+            b.dialogs.append(e)
+            continue
         if _hidden(e):
             continue
         above, below = MARGINS.get(type(e), (0, 0))
@@ -569,8 +619,16 @@ def _widths(e: Element) -> tuple[int, int]:
     if t is Checkbox or t is Radio:
         low, high = _text_widths(e.label, "sans", BODY)
         return BOX + BOX_GAP + low, BOX + BOX_GAP + high
-    if t is Input and e.type == "hidden":
+    if (t is Input and e.type == "hidden") or t is Dialog:
         return 0, 0
+    if t is Range:
+        low, high = _text_widths(e.label, "sans", BODY)
+        return max(FIELD_MIN, low), max(SLIDER_W, high)
+    if t is Details:
+        marker = measure(DISCLOSURE[0], "sans", BODY) + MARKER_GAP
+        low, high = _text_widths(e.summary, "sans", BODY)
+        parts = [_widths(c) for c in e.children] if e.open else []
+        return (max([marker + low, *(p[0] for p in parts)]), max([marker + high, *(p[1] for p in parts)]))
     natural = {Input: FIELD_W, TextArea: AREA_W, Select: SELECT_W}.get(t)
     if natural is None:
         raise TypeError(f"not a page element: {t.__name__}")
@@ -706,7 +764,36 @@ def _input(b: _Builder, e: Input, x: int, y: int, w: int, env: _Env) -> tuple[in
     if e.type == "hidden":
         return y, None
     kind = "password" if e.type == "password" else "textbox"
-    return _field_box(b, e, kind, e.label or e.placeholder or e.name, e.label, x, y, w, env, FIELD_W, FIELD_H, FIELD_PAD)
+    reserve = SPIN_W if e.type == "number" else 0
+    return _field_box(b, e, kind, e.label or e.placeholder or e.name, e.label, x, y, w, env, FIELD_W, FIELD_H, FIELD_PAD,
+                      reserve)
+
+
+def _range(b: _Builder, e: Range, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
+    """A slider: its label above, then a track box; ``inner`` is the span the thumb's
+    centre travels."""
+    fy, baseline = _label_above(b, e, e.label, x, y, w, env)
+    rect = Rect(x, fy, min(SLIDER_W, w), SLIDER_H)
+    inner = Rect(x + THUMB // 2, fy, max(1, rect.width - THUMB), SLIDER_H)
+    b.control(Control(e.id, "slider", rect, inner, env.form, e.label or e.name, env.hscroll))
+    return rect.bottom, baseline if baseline is not None else fy + ascent("sans", BODY)
+
+
+def _details(b: _Builder, e: Details, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
+    """The summary line (marker and text; the ``details`` control), then, when open, the
+    children below it."""
+    marker = DISCLOSURE[1 if e.open else 0]
+    mw, lh = measure(marker, "sans", BODY) + MARKER_GAP, line_height("sans", BODY)
+    bottom, rects = _lines(b, e.summary, "sans", BODY, x + mw, y, max(1, w - mw), TEXT, env, e.id, None)
+    b.add(Run(marker, BODY, TEXT), Rect(x, y, mw - MARKER_GAP, lh), env, e.id)
+    rect = Rect(x, y, mw, lh)
+    for r in rects:
+        rect = rect.union(r)
+    b.control(Control(e.id, "details", rect, rect, env.form, e.summary, env.hscroll))
+    if e.open and e.children:
+        bottom, _ = _flow(b, e.children, x, bottom + ITEM_GAP * 2, w, env)
+    return bottom, y + ascent("sans", BODY)
+
 
 
 def _textarea(b: _Builder, e: TextArea, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
@@ -742,7 +829,7 @@ def _button(b: _Builder, e: Button, x: int, y: int, w: int, env: _Env) -> tuple[
 _BLOCKS: dict[type, Callable[..., tuple[int, int | None]]] = {
     Heading: _heading, PageText: _text, Link: _link, PageImage: _image, ListBlock: _list,
     Table: _table, Form: _form, Input: _input, TextArea: _textarea, Select: _select,
-    Checkbox: _choice, Radio: _choice, Button: _button,
+    Checkbox: _choice, Radio: _choice, Button: _button, Range: _range, Details: _details,
 }
 
 
@@ -750,7 +837,7 @@ _BLOCKS: dict[type, Callable[..., tuple[int, int | None]]] = {
 
 _KINDS: dict[str, type | tuple[type, ...]] = {
     "link": Link, "button": Button, "textbox": Input, "password": Input, "textarea": TextArea,
-    "select": Select, "checkbox": Checkbox, "radio": Radio,
+    "select": Select, "checkbox": Checkbox, "radio": Radio, "slider": Range, "details": Details,
 }
 
 
@@ -780,6 +867,10 @@ def control_pieces(control: Control, element: Element, value: str | None, *, foc
         return _choice_pieces(control, element, value, focused), None
     if kind == "button":
         return _button_pieces(control, element, focused), None
+    if kind == "slider":
+        return _slider_pieces(control, element, value, focused), None
+    if kind == "details":
+        return _details_pieces(control, element, focused), None
     return _link_pieces(control, element, focused), None
 
 
@@ -833,9 +924,25 @@ def _shown(control: Control, element: Input | TextArea, value: str | None) -> st
     return "•" * len(raw) if control.kind == "password" else raw
 
 
-def _frame(control: Control, shown: str, focused: bool) -> Piece:
+def _frame(control: Control, shown: str, focused: bool, role: str = "textbox") -> Piece:
     return _piece(control, RoundedBox(FIELD_BG, 4, FOCUS if focused else FIELD_EDGE, 2 if focused else 1), control.rect,
-                  Semantic("textbox", control.label, shown, False, True), NodeState(focused=focused))
+                  Semantic(role, control.label, shown, False, True), NodeState(focused=focused))
+
+
+def _spinner(control: Control) -> tuple[Piece, ...]:
+    """A number field's ▲ and ▼ buttons, stacked at its right end (targets ``<id>:up`` and
+    ``<id>:down``)."""
+    rect = control.rect
+    half = (rect.height - 4) // 2
+    out = []
+    for i, (glyph, part, label) in enumerate((("▲", "up", "Increment"), ("▼", "down", "Decrement"))):
+        box = Rect(rect.right - SPIN_W - 2, rect.y + 2 + i * half, SPIN_W, half)
+        out.append(Piece(RoundedBox(BUTTON_BG, 2), box, f"{control.id}:{part}", Semantic("button", label, None, False, False),
+                         None, control.hscroll))
+        gw = measure(glyph, "sans", 8)
+        out.append(Piece(Run(glyph, 8, TEXT), Rect(box.x + (box.width - gw) // 2, box.y + (box.height - line_height("sans", 8)) // 2,
+                                                   gw, line_height("sans", 8)), f"{control.id}:{part}", None, None, control.hscroll))
+    return tuple(out)
 
 
 def _scroll(run: ShapedRun, width: int, at: int | None) -> int:
@@ -851,7 +958,8 @@ def _single_line(control: Control, e: Input, value: str | None, focused: bool,
     shown = _shown(control, e, value)
     inner = control.inner
     at = (len(shown) if caret is None else min(max(0, caret), len(shown))) if focused else None
-    pieces = [_frame(control, shown, focused)]
+    number = e.type == "number"
+    pieces = [_frame(control, shown, focused, "spinbutton" if number else "textbox"), *(_spinner(control) if number else ())]
     if not shown:
         if e.placeholder:
             hint = ellipsize(e.placeholder, "sans", BODY, inner.width)
@@ -996,6 +1104,47 @@ def _link_pieces(control: Control, e: Link, focused: bool) -> tuple[Piece, ...]:
     """The link's text is static; its meaning rides on an invisible region over it."""
     pieces = [_piece(control, Region(), control.rect, Semantic("link", control.label, e.url, False, True),
                      NodeState(focused=focused))]
+    if focused:
+        pieces.append(_ring(control, control.rect, 2))
+    return tuple(pieces)
+
+
+def _slider_x(control: Control, element: Range, value: str) -> int:
+    """Where the thumb's centre is for ``value``."""
+    low, high, _ = step_bounds(element)
+    span = high - low  # type: ignore[operator]
+    at = Decimal(range_value(element, value)) - low  # type: ignore[operator]
+    inner = control.inner
+    return inner.x + (int(at * (inner.width - 1) / span) if span else 0)
+
+
+def slider_value_at(control: Control, element: Range, x: int) -> str:
+    """The step a press at document ``x`` on the slider puts it at (the nearest one)."""
+    _check(control, element)
+    low, high, _ = step_bounds(element)
+    inner = control.inner
+    frac = Decimal(min(max(x - inner.x, 0), inner.width - 1)) / Decimal(max(1, inner.width - 1))
+    return range_value(element, str(low + frac * (high - low)))  # type: ignore[operator]
+
+
+def _slider_pieces(control: Control, e: Range, value: str | None, focused: bool) -> tuple[Piece, ...]:
+    shown = range_value(e, value)
+    rect, inner = control.rect, control.inner
+    cx, mid = _slider_x(control, e, shown), rect.y + rect.height // 2
+    pieces = [_piece(control, Region(), rect, Semantic("slider", control.label, shown, False, True), NodeState(focused=focused)),
+              _piece(control, RoundedBox(FIELD_EDGE, 2), Rect(inner.x, mid - 2, inner.width, 4)),
+              _piece(control, RoundedBox(FOCUS, 2), Rect(inner.x, mid - 2, max(0, cx - inner.x), 4)),
+              _piece(control, RoundedBox(FIELD_BG, THUMB // 2, FOCUS, 2), Rect(cx - THUMB // 2, mid - THUMB // 2, THUMB, THUMB))]
+    if focused:
+        pieces.append(_ring(control, rect, 6))
+    return tuple(pieces)
+
+
+def _details_pieces(control: Control, e: Details, focused: bool) -> tuple[Piece, ...]:
+    """The summary's text is static; its meaning (a button, expanded or not) rides on an
+    invisible region over it."""
+    pieces = [_piece(control, Region(), control.rect, Semantic("button", control.label, None, False, True),
+                     NodeState(expanded=e.open, focused=focused))]
     if focused:
         pieces.append(_ring(control, control.rect, 2))
     return tuple(pieces)

@@ -47,7 +47,8 @@ def test_the_same_procedure_twice_in_one_world():
 def test_the_whole_library_back_to_back_in_one_world(mode):
     world = World(load_world("ubuntu-workstation"), seed=0)
     done = []
-    for seed, procedure in enumerate(load_all()):
+    # the procedures of the default world (the web tasks have their own)
+    for seed, procedure in enumerate(p for p in load_all() if p.world == "ubuntu-workstation"):
         instance = stage(world, procedure, seed)
         demo = project(world, instance, MODES[mode])
         assert demo.completed and demo.verification.passed, (procedure.id, demo.failure)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.apps._browser_model import browser_of
+from cwgym.apps._browser_model import browser_of, observation
 from cwgym.environment.channels import CHANNELS
 
 if TYPE_CHECKING:
@@ -26,9 +26,9 @@ class BrowserChannel:
         for m in session.machines:
             window = _window(session, m)
             if window is not None:
-                out[m] = browser_of(window.state).observation()
+                out[m] = observation(browser_of(window.state))
             else:
-                out[m] = browsers[m].observation() if m in browsers else None
+                out[m] = observation(browsers[m]) if m in browsers else None
         return out
 
 

@@ -15,6 +15,11 @@ installed), every op first focuses the highest browser window, or opens one, and
 subsystem) does, and ``key`` and ``scroll``, which need a window, are ``invalid`` /
 ``unsupported_operation``.
 
+Widgets: ``fill`` takes ``open`` or ``closed`` for a disclosure, a value on one of its steps
+for a slider, a number for a ``number`` field and ``HH:MM`` for a ``time`` one; ``click`` on
+a disclosure toggles it. While the page shows a dialog, the page behind it is inert: acting
+on an element there is ``invalid``.
+
 Refusals: a missing or malformed field is ``invalid``; a scheme the browser will not open
 (``file:``) is ``invalid``; no such element, tab or wide row, or nothing to go back to, is
 ``not_found``; an unknown op is ``invalid`` with no reason, and the window it opened on a
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cwgym.apps import _browser_model as widgets
 from cwgym.apps._browser_model import browser_of
 from cwgym.desktop import wm
 from cwgym.desktop.catalogue import canonical_id
@@ -77,11 +83,11 @@ def apply(b: engine.Browser, op: str, payload: dict[str, Any], request_fn: engin
     if op == "close_tab":
         return engine.close_tab(b, _tab(payload))
     if op == "fill":
-        return engine.fill(b, _text(payload, "id"), _text(payload, "value"))
+        return widgets.fill(b, _text(payload, "id"), _text(payload, "value"))
     if op == "click":
-        return engine.click(b, _text(payload, "id"), request_fn)
+        return widgets.click(b, _text(payload, "id"), request_fn)
     if op == "submit":
-        return engine.submit(b, _text(payload, "id"), request_fn)
+        return widgets.submit(b, _text(payload, "id"), request_fn)
     raise invalid()
 
 
@@ -106,7 +112,7 @@ class BrowserFamily:
             raise errors.ActionError(errors.NOT_FOUND if exc.code == "not_found" else errors.INVALID) from None
         browsers.put(machine, b)
         ctx.journal("browser.page", {"op": op, "url": b.url, "title": b.page().title})
-        return projection(b.shown())
+        return projection(widgets.shown(b))
 
 
 # -- on a desktop: the browser window -------------------------------------------------------
@@ -150,7 +156,7 @@ def _in_window(ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
         return projection(engine.BLANK)
     b = browser_of(win.state)
     ctx.journal("browser.page", {"op": op, "url": b.url, "title": b.page().title, "window": win.id})
-    return projection(b.shown())
+    return projection(widgets.shown(b))
 
 
 def _scroll_payload(payload: dict[str, Any]) -> tuple[str | None, int]:
