@@ -9,6 +9,13 @@ seed's ``learning_curve.png`` is copied next to the page as ``results/<run>.png`
 random agent (:mod:`baselines.random_agent`, seed 0) is measured on exactly the same test
 seeds, so the success rates in a row are comparable. ``--notes FILE`` appends a Markdown file verbatim
 (what was tried on tasks that did not learn). Nothing in the page is typed by hand.
+
+``--section NAME`` writes the rows as one section of an existing page instead (between the
+markers ``<!-- section:NAME:begin -->`` and ``<!-- section:NAME:end -->``, added at the end
+the first time), so the web tier's runs join the page without retraining the desktop
+rows. ``--published FILE`` adds, beside each row, the published MiniWoB++ figures for the
+kind's counterpart task (``baselines/miniwob_published.json``: human performance and
+published agents, each with its paper and table), as facts about another suite.
 """
 
 from __future__ import annotations
@@ -131,11 +138,71 @@ def render_page(groups: list[tuple[list[tuple[str, dict[str, Any]]], float]], no
     return "\n".join(lines)
 
 
+def _published_table(groups: list[tuple[list[tuple[str, dict[str, Any]]], float]], published: dict[str, Any]) -> list[str]:
+    """Rows of the published MiniWoB++ figures for each row's counterpart task."""
+    from cwgym.webtasks import TASK_KINDS
+
+    sources = published["sources"]
+    lines = [
+        "Published MiniWoB++ figures for the counterpart task of each row (the kinds are modelled on these",
+        "tasks, not identical to them: another page, another browser, another action space):",
+        "",
+        "| env | MiniWoB++ task | " + " | ".join(s["id"] for s in sources) + " |",
+        "|---|---|" + "---:|" * len(sources),
+    ]
+    for group, _ in groups:
+        env = group[0][1]["env"]
+        kind = TASK_KINDS.get(env.removeprefix("cwgym/web-").removesuffix("-pixels-v0").removesuffix("-v0"))
+        if kind is None:
+            continue
+        cells = []
+        for source in sources:
+            value = source["values"].get(kind.miniwob)
+            cells.append("—" if value is None else (f"{value:g}%" if source["scale"] == "percent" else f"{value:.0%}"))
+        lines.append(f"| `{env}` | `{kind.miniwob}` | " + " | ".join(cells) + " |")
+    lines += ["", "Sources:", ""]
+    lines += [f"- **{s['id']}**: {s['cite']}, {s['table']} ({s['url']})." for s in sources]
+    return lines
+
+
+def render_section(title: str, groups: list[tuple[list[tuple[str, dict[str, Any]]], float]], notes: str | None,
+                   published: dict[str, Any] | None) -> str:
+    """One section of the page: the rows of ``groups``, their commands and curves."""
+    page = render_page(groups, None)
+    table = page[page.index("| env | algorithm"):page.index("\n## Commands")]
+    lines = [f"## {title}", "", table.rstrip(), ""]
+    if published:
+        lines += [*_published_table(groups, published), ""]
+    lines += ["### Commands", "", "```text"]
+    lines += [report["command"] or f"(run {run}: command not recorded)" for group, _ in groups for run, report in group]
+    lines += ["```", ""]
+    for group, _ in groups:
+        run, report = group[0]
+        lines += [f"![{report['algo']} on {report['env']}](results/{run}.png)", ""]
+    if notes:
+        lines += [notes.rstrip(), ""]
+    return "\n".join(lines)
+
+
+def splice(page: str, name: str, section: str) -> str:
+    """``page`` with section ``name`` replaced by ``section`` (appended when absent)."""
+    begin, end = f"<!-- section:{name}:begin -->", f"<!-- section:{name}:end -->"
+    block = f"{begin}\n{section.rstrip()}\n{end}"
+    if begin in page and end in page:
+        head, _, rest = page.partition(begin)
+        _, _, tail = rest.partition(end)
+        return f"{head}{block}{tail}"
+    return f"{page.rstrip()}\n\n{block}\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m baselines.make_results", description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="cwgym train --out directories")
     parser.add_argument("--out", type=Path, default=Path("baselines/RESULTS.md"))
     parser.add_argument("--notes", type=Path, help="a Markdown file appended to the page")
+    parser.add_argument("--section", help="write the rows as this section of the existing --out page")
+    parser.add_argument("--title", help="the section's heading (default: its name)")
+    parser.add_argument("--published", type=Path, help="published MiniWoB++ figures (JSON) shown beside the rows")
     args = parser.parse_args(argv)
     images = args.out.parent / "results"
     images.mkdir(parents=True, exist_ok=True)
@@ -153,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         groups.append((group, random_success(report["env"], range(lo, hi))))
         shutil.copyfile(next(run for run in args.runs if run.name == name) / "learning_curve.png", images / f"{name}.png")
     notes = args.notes.read_text() if args.notes else None
+    if args.section:
+        published = json.loads(args.published.read_text()) if args.published else None
+        page = args.out.read_text() if args.out.exists() else ""
+        args.out.write_text(splice(page, args.section, render_section(args.title or args.section, groups, notes, published)))
+        print(f"wrote section {args.section} of {args.out} ({len(runs)} runs, {len(groups)} rows)")
+        return 0
     args.out.write_text(render_page(groups, notes))
     print(f"wrote {args.out} ({len(runs)} runs, {len(groups)} rows)")
     return 0
