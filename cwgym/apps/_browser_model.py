@@ -21,13 +21,16 @@ memoised on the string: a window that repaints, or a keystroke that changes only
 never rebuilds the page. The memo tables are caches keyed by content, never state.
 
 The page's native widgets (:class:`~cwgym.protocol.page.Details`,
-:class:`~cwgym.protocol.page.Dialog`, :class:`~cwgym.protocol.page.Range`) are handled
-here, around the engine's ``fill``, ``click`` and ``submit`` (:func:`fill`, :func:`click`,
-:func:`submit`; the window and ``browser.v1`` both go through them): a disclosure's state
-is kept with the typed values (``"open"`` / ``"closed"`` under its id), a slider's and a
-number or time field's value is checked, the page behind a dialog is inert (``invalid``),
-and the engine is handed the page with disclosures and dialogs read as the groups of
-elements they hold and sliders as the fields they submit as.
+:class:`~cwgym.protocol.page.Dialog`, :class:`~cwgym.protocol.page.Range`,
+:class:`~cwgym.protocol.page.SortList`) are handled here, around the engine's ``fill``,
+``click`` and ``submit`` (:func:`fill`, :func:`click`, :func:`submit`; the window and
+``browser.v1`` both go through them): a disclosure's state is kept with the typed values
+(``"open"`` / ``"closed"`` under its id), and so is a reorderable list's order (its items
+joined by newlines); a slider's and a number, time, date or colour field's value is
+checked, the page behind a dialog is inert (``invalid``), and the engine is handed the page
+with disclosures and dialogs read as the groups of elements they hold, sliders and colour
+fields as the fields they submit as, and a reorderable list as one hidden field per item,
+in the order shown.
 """
 
 from __future__ import annotations
@@ -55,8 +58,10 @@ from cwgym.protocol.page import (
     Radio,
     Range,
     Select,
+    SortList,
     Table,
     TextArea,
+    color_value,
     page_from_json,
     page_json,
     projection,
@@ -269,8 +274,9 @@ def _find(page: Page, element_id: str) -> Element:
 
 def fill(b: Browser, element_id: str, value: str, *, check: bool = True) -> Browser:
     """``engine.fill`` knowing the widgets: a disclosure takes ``open`` or ``closed``; a
-    slider a value on one of its steps; a number or time field a value it can hold
-    (``check=False``: a value being typed, checked by the caller as it goes)."""
+    slider a value on one of its steps; a number, time, date or colour field a value it can
+    hold (``check=False``: a value being typed, checked by the caller as it goes); a
+    reorderable list its items in a new order, joined by newlines."""
     page = b.page()
     element = _find(page, element_id)
     _inert(page, element_id)
@@ -278,9 +284,13 @@ def fill(b: Browser, element_id: str, value: str, *, check: bool = True) -> Brow
         if value not in (OPEN, CLOSED):
             raise EngineError("invalid", f"{element_id} is a disclosure: fill it with 'open' or 'closed'")
         return _with_value(b, element_id, value)
-    problem = value_problem(element, value) if check else None
+    problem = value_problem(element, value) if check or isinstance(element, SortList) else None
     if problem is not None:
         raise EngineError("invalid", problem)
+    if isinstance(element, SortList):
+        return _with_value(b, element_id, value)
+    if isinstance(element, Input) and element.type == "color":
+        value = value.lower()
     return _in_engine(b, lambda e: engine.fill(e, element_id, value))
 
 
@@ -316,11 +326,24 @@ def observation(b: Browser) -> dict:
 
 
 def laid_out(b: Browser) -> Page:
-    """The page as it is laid out now: each disclosure open or closed as the user left it
-    (the page itself when none was toggled, so its layout stays cached)."""
+    """The page as it is laid out now: each disclosure open or closed as the user left it,
+    each reorderable list in its order (the page itself when none was changed, so its
+    layout stays cached)."""
     page, values = b.page(), b.values()
-    opens = tuple(sorted((k, v) for k, v in values.items() if v in (OPEN, CLOSED)))
+    sortable = _memo(_sortables, page)
+    opens = tuple(sorted((k, v) for k, v in values.items() if v in (OPEN, CLOSED) or k in sortable))
     return _memo(_opened, page, opens) if opens else page
+
+
+def _orders(page: Page, values: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The orders the user gave the page's reorderable lists, by id."""
+    sortable = _memo(_sortables, page)
+    return tuple(sorted((k, v) for k, v in values.items() if k in sortable)) if sortable else ()
+
+
+@lru_cache(maxsize=64)
+def _sortables(page: Page) -> frozenset[str]:
+    return frozenset(e.id for e, _ in walk(page) if isinstance(e, SortList))
 
 
 def _is_open(element: Details, values: dict[str, str]) -> bool:
@@ -350,6 +373,8 @@ def _valued(element: Element, values: dict[str, str]) -> Element:
         return element
     if isinstance(element, Input | TextArea | Select | Range):
         return replace(element, value=values[element.id])
+    if isinstance(element, SortList):
+        return replace(element, items=tuple(values[element.id].split("\n")))
     if isinstance(element, Checkbox | Radio):
         return replace(element, checked=values[element.id] == engine.CHECKED)
     return element
@@ -369,6 +394,8 @@ def _opened(page: Page, opens: tuple[tuple[str, str], ...]) -> Page:
             return replace(element, items=tuple(one(c) for c in element.items))
         if isinstance(element, Table):
             return replace(element, rows=tuple(tuple(one(c) for c in row) for row in element.rows))
+        if isinstance(element, SortList) and element.id in values:
+            return replace(element, items=tuple(values[element.id].split("\n")))
         return element
 
     return msgspec.structs.replace(page, elements=tuple(one(e) for e in page.elements))
@@ -378,7 +405,7 @@ def _in_engine(b: Browser, op: Callable[[Browser], Browser]) -> Browser:
     """``op`` on ``b`` with the active page as the engine reads it (see the module); the
     page is put back when ``op`` left it in place (a fill, a toggle)."""
     page = b.page()
-    flat = _memo(_engine_page, page)
+    flat = _memo(_engine_page, page, _orders(page, b.values()))
     if flat is page:
         return op(b)
     tab = b.state.active
@@ -387,11 +414,14 @@ def _in_engine(b: Browser, op: Callable[[Browser], Browser]) -> Browser:
 
 
 @lru_cache(maxsize=64)
-def _engine_page(page: Page) -> Page:
+def _engine_page(page: Page, orders: tuple[tuple[str, str], ...] = ()) -> Page:
     """``page`` in the engine's vocabulary: disclosures and dialogs as lists of what they
-    hold (walked, filled and submitted as HTML does, closed or not), sliders as the text
-    fields they submit as; the page itself when it has none."""
+    hold (walked, filled and submitted as HTML does, closed or not), sliders and colour
+    fields as the text fields they submit as, a reorderable list as a hidden field per
+    item (``<id>.<row>``) in its order (``orders``: the user's, by id); the page itself
+    when it has none."""
     changed = False
+    ordered = dict(orders)
 
     def one(element: Element) -> Element:
         nonlocal changed
@@ -402,6 +432,14 @@ def _engine_page(page: Page) -> Page:
         if isinstance(element, Range):
             changed = True
             return Input(id=element.id, name=element.name, label=element.label, value=range_value(element))
+        if isinstance(element, SortList):
+            changed = True
+            items = ordered[element.id].split("\n") if element.id in ordered else element.items
+            return ListBlock(id=element.id, items=tuple(Input(id=f"{element.id}.{k}", name=element.name, type="hidden", value=item)
+                                                        for k, item in enumerate(items)))
+        if isinstance(element, Input) and element.type == "color" and element.value != color_value(element):
+            changed = True
+            return replace(element, value=color_value(element))
         if isinstance(element, Form):
             return replace(element, children=tuple(one(c) for c in element.children))
         if isinstance(element, ListBlock):

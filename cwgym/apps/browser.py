@@ -31,6 +31,17 @@ typed with; a time field takes ``HH:MM`` as it is typed. A page's dialog is draw
 page pane; behind it the page is inert — a click there (``backdrop``) fails ``invalid`` —
 and Tab moves among the dialog's controls.
 
+More widgets: a field with suggestions shows, while focused and holding text, a dropdown of
+those starting with it (``sug:<id>:<i>``); a click or ArrowDown/ArrowUp and Enter picks one
+(without submitting), Escape closes it. A reorderable list's rows (``row:<id>:<k>``, drag
+surfaces) are dragged to another row's place; with a row focused, ArrowUp/ArrowDown move the
+focus and Alt+ArrowUp/Alt+ArrowDown move the row. A date field's calendar button
+(``el:<id>:calendar``, or Alt+ArrowDown) opens its month (``cal:<id>:prev`` / ``next``,
+``day:<id>:<YYYY-MM-DD>``; PageUp/PageDown change the month, Escape closes); the month
+shown starts at the field's date, else at the machine's logical date. A colour field
+(``el:<id>``, or Enter/Space) opens its palette (``swatch:<id>:<i>``; the arrows move
+through it, Escape closes).
+
 Kiosk: under a theme whose ``kiosk`` is true the window shows no tab strip and no toolbar;
 the page fills the window, and the keyboard shortcuts still work.
 
@@ -53,8 +64,11 @@ from cwgym.apps import register
 from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
+from cwgym.kernel.calendar import civil
+from cwgym.kernel.clock import WORLD_EPOCH_S
 from cwgym.protocol import errors
 from cwgym.protocol.page import (
+    PALETTE,
     Button,
     Checkbox,
     Details,
@@ -66,10 +80,14 @@ from cwgym.protocol.page import (
     Radio,
     Range,
     Select,
+    SortList,
     TextArea,
+    color_value,
+    date_parts,
     range_value,
     step_bounds,
     stepped,
+    suggestion_matches,
 )
 from cwgym.protocol.page import Text as PageText
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
@@ -83,9 +101,14 @@ from cwgym.web.layout import (
     DialogBox,
     LayoutError,
     PageLayout,
+    Piece,
+    calendar_pieces,
     caret_index,
     control_pieces,
+    palette_pieces,
     slider_value_at,
+    sort_row_at,
+    suggestion_pieces,
 )
 from cwgym.web.layout import layout_page as _layout_page
 from cwgym.web.omnibox import DEFAULT_ENGINE, OmniboxError, check_engine
@@ -114,6 +137,10 @@ BACKDROP = (0, 0, 0, 90)
 NUMBER_CHARS = frozenset("0123456789.-+eE")
 
 _TEXT_FIELDS = (Input, TextArea)
+#: The window's state for the newer widgets: the highlighted suggestion (-1: none), the field
+#: whose suggestions were closed (until it is typed into), the month a calendar shows
+#: (``YYYY-MM``) and the reorderable list row being dragged.
+_POPUP_STATE: dict[str, Any] = {"pick": -1, "shut": None, "month": None, "moving": None}
 
 
 # -- geometry ------------------------------------------------------------------------------
@@ -173,6 +200,7 @@ def _reset_view(ctx: AppContext, state: dict[str, Any], url: str) -> None:
     state["caret"] = 0
     state["anchor"] = None
     state["menu"] = None
+    state.update(_POPUP_STATE)
     state["address"] = tp.field(_shown_url(url))
     ctx.set_scroll_offset(PANE, None)
 
@@ -214,7 +242,7 @@ class BrowserApp(App):
     kind = "builtin"
     default_size = (1040, 720)
     min_size = (420, 300)
-    focus_keys = ("focus", "element", "caret", "anchor", "menu")
+    focus_keys = ("focus", "element", "caret", "anchor", "menu", "pick", "shut", "month", "moving")
 
     # -- lifecycle ---------------------------------------------------------------------
     def create(self, ctx: AppContext, argument: str | None) -> dict[str, Any]:
@@ -224,7 +252,7 @@ class BrowserApp(App):
             search = DEFAULT_ENGINE
         state = model.new_state(engine.open_browser(search))
         state.update({"focus": "address", "element": None, "caret": 0, "anchor": None, "menu": None,
-                      "address": tp.field(), "drag": None})
+                      "address": tp.field(), "drag": None, **_POPUP_STATE})
         if argument:
             browse(ctx, state, lambda b, rf, rs: engine.navigate(b, argument, rf, rs))
         return state
@@ -348,9 +376,8 @@ class BrowserApp(App):
                     continue
                 self._paint_control(p, state, control, index[control.id], values.get(control.id), control.id == focused,
                                     hoff, views)
-            menu = state["menu"]
-            if menu is not None and focused == menu and isinstance(index.get(menu), Select) and layout.control(menu):
-                self._paint_options(p, layout.control(menu), index[menu], values.get(menu))
+            if focused is not None and focused in index and layout.control(focused) is not None and layout.dialog is None:
+                self._paint_popup(p, state, layout.control(focused), index[focused], values.get(focused))
         if layout.dialog is not None:
             self._paint_dialog(p, state, layout.dialog, area, index, values, focused)
 
@@ -372,29 +399,46 @@ class BrowserApp(App):
             if control.id in index:
                 self._paint_control(p, state, control, index[control.id], values.get(control.id), control.id == focused,
                                     {}, {}, (ox, oy), 21, area)
-        menu = state["menu"]
-        if menu is not None and focused == menu and isinstance(index.get(menu), Select) and inner.control(menu):
-            self._paint_options(p, _moved(inner.control(menu), ox, oy), index[menu], values.get(menu))
+        if focused is not None and focused in index and inner.control(focused) is not None:
+            self._paint_popup(p, state, _moved(inner.control(focused), ox, oy), index[focused], values.get(focused))
+
+    def _paint_popup(self, p: Painter, state: dict, control: Control, element: Element, value: str | None) -> None:
+        """The focused control's open popup: a select's options, a field's suggestions, a
+        date field's month or a colour field's palette."""
+        if isinstance(element, Select):
+            if state["menu"] == element.id:
+                self._paint_options(p, control, element, value)
+            return
+        for i, piece in enumerate(_popup(state, control, element, value)):
+            p.paint(piece.primitive, piece.rect, key=("popup", element.id, i), target=piece.element or "page",
+                    semantic=piece.semantic, state=piece.state, z=30)
 
     def _paint_control(self, p: Painter, state: dict, control: Any, element: Element, value: str | None,
                        focused: bool, hoff: dict[str, int], views: dict[str, Rect], at: tuple[int, int] = (0, 0),
                        z: int = 0, clip: Rect | None = None) -> None:
         caret_at = state["caret"] if focused else None
-        pieces, caret = control_pieces(control, element, value, focused=focused, caret=caret_at)
+        expanded = _expanded(state, element, value) if focused else (False if _has_popup(element) else None)
+        pieces, caret = control_pieces(control, element, value, focused=focused, caret=caret_at, expanded=expanded)
         dx = (-hoff.get(control.hscroll, 0) if control.hscroll else 0) + at[0]
         dy = at[1]
         clip = views.get(control.hscroll) if control.hscroll else clip
         kind = "slider" if isinstance(element, Range) else "el"
         target = f"{kind}:{control.id}"
+        part = "row" if isinstance(element, SortList) else "el"
         for i, piece in enumerate(pieces):
             p.paint(piece.primitive, piece.rect.translate(dx, dy), key=("ctl", control.id, i),
-                    target=f"el:{piece.element}" if piece.element and piece.element != control.id else target,
+                    target=f"{part}:{piece.element}" if piece.element and piece.element != control.id else target,
                     semantic=piece.semantic, state=piece.state, clip=clip, z=z)
         if focused:
             role = _role_of(pieces)
-            text_entry = isinstance(element, _TEXT_FIELDS)
+            text_entry = _is_text_field(element)
             shown = _value_of(element, value)
-            p.focus(target, role=role, label=control.label, value=shown if text_entry else None,
+            label = control.label
+            if isinstance(element, SortList) and element.items:
+                order = shown.split("\n")
+                row = min(max(0, caret_at or 0), len(order) - 1)
+                target, role, label = f"row:{control.id}:{row}", "option", order[row]
+            p.focus(target, role=role, label=label, value=shown if text_entry or _is_color(element) else None,
                     caret=caret.translate(dx, dy) if caret is not None else None,
                     column=caret_at or 0, offset=caret_at or 0, text_entry=text_entry)
 
@@ -429,14 +473,18 @@ class BrowserApp(App):
                  modifiers: tuple[str, ...] = ()) -> Any:
         if target == "backdrop":
             raise InvalidInput("the page behind the dialog is inert")
-        if target.startswith(("el:", "opt:", "slider:")):
+        if target.startswith(("el:", "opt:", "slider:", "sug:", "cal:", "day:", "swatch:", "row:")):
             _require_browser_family(ctx)
             if target.startswith("opt:"):
                 return self._choose_option(ctx, state, target)
             if target.startswith("slider:"):
                 return self._slide(ctx, state, target, point)
+            if target.startswith(("sug:", "cal:", "day:", "swatch:", "row:")):
+                return self._popup_target(ctx, state, target)
             if target.endswith((":up", ":down")) and target.count(":") == 2:
                 return self._spin(ctx, state, target)
+            if target.endswith(":calendar") and target.count(":") == 2:
+                return self._toggle_calendar(ctx, state, target.split(":")[1], target)
             return self._activate_element(ctx, state, target[3:], point)
         if target == "page":
             state["focus"], state["element"], state["menu"] = None, None, None
@@ -476,6 +524,12 @@ class BrowserApp(App):
         state["menu"] = None if state["menu"] != element_id else state["menu"]
         if isinstance(element, (Link, Button)):
             self._follow(ctx, state, element_id)
+        elif _is_color(element):
+            self._focus(state, element_id)
+            state["menu"] = None if state["menu"] == element_id else element_id
+        elif isinstance(element, SortList):
+            self._focus(state, element_id)
+            state["caret"] = 0
         elif isinstance(element, (Checkbox, Radio, Details)):
             _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
             self._focus(state, element_id)
@@ -507,6 +561,75 @@ class BrowserApp(App):
         _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, value))
         self._focus(state, element_id)
         state["menu"] = None
+
+    def _popup_target(self, ctx: AppContext, state: dict, target: str) -> None:
+        """A suggestion, a calendar's month buttons or day, a palette's swatch, or a
+        reorderable list's row (focused)."""
+        kind, rest = target.split(":", 1)
+        element_id, _, part = rest.rpartition(":")
+        page = model.laid_out(model.browser_of(state))
+        element = _index(page).get(element_id)
+        value = _value_of(element, model.browser_of(state).values().get(element_id))
+        if kind == "row" and isinstance(element, SortList) and part.isdigit() and int(part) < len(element.items):
+            self._focus(state, element_id)
+            state["caret"], state["menu"] = int(part), None
+            return
+        if kind == "sug" and isinstance(element, Input) and part.isdigit():
+            matches = suggestion_matches(element, value)
+            if int(part) < len(matches):
+                return self._choose(ctx, state, element, matches[int(part)], shut=True)
+        if kind == "cal" and _is_date(element) and part in ("prev", "next"):
+            year, month = _shown_month(state, element, value, ctx)
+            month += 1 if part == "next" else -1
+            year, month = (year + 1, 1) if month > 12 else (year - 1, 12) if month < 1 else (year, month)
+            if 1 <= year <= 9999:
+                state["month"] = f"{year:04d}-{month:02d}"
+            self._focus(state, element_id)
+            state["menu"] = element_id
+            return
+        if kind == "day" and _is_date(element) and date_parts(part) is not None:
+            return self._choose(ctx, state, element, part)
+        if kind == "swatch" and _is_color(element) and part.isdigit() and int(part) < len(PALETTE):
+            return self._choose(ctx, state, element, PALETTE[int(part)][1])
+        raise UnknownTarget(target)
+
+    def _choose(self, ctx: AppContext, state: dict, element: Input, value: str, *, shut: bool = False) -> None:
+        """Put ``value`` in a field from its popup, and close the popup (a suggestion's
+        list stays shut until the field is typed into)."""
+        _act(ctx, state, lambda b, rf, rs: model.fill(b, element.id, value))
+        self._focus(state, element.id)
+        state["caret"], state["anchor"], state["menu"], state["pick"] = len(value), None, None, -1
+        if shut:
+            state["shut"] = element.id
+
+    def _toggle_calendar(self, ctx: AppContext, state: dict, element_id: str, target: str) -> None:
+        """A date field's calendar button: open its month (at the field's date, else the
+        machine's), or close it."""
+        b = model.browser_of(state)
+        element = _index(model.laid_out(b)).get(element_id)
+        if not _is_date(element):
+            raise UnknownTarget(target)
+        self._focus(state, element_id)
+        if state["menu"] == element_id:
+            state["menu"] = None
+            return
+        value = _value_of(element, b.values().get(element_id))
+        state["menu"], state["month"] = element_id, None
+        year, month = _shown_month(state, element, value, ctx)
+        state["month"] = f"{year:04d}-{month:02d}"
+        state["caret"], state["anchor"] = len(value), None
+
+    def _move_row(self, ctx: AppContext, state: dict, element: SortList, source: int, dest: int) -> None:
+        """Move a reorderable list's row ``source`` to ``dest``; the focus follows it."""
+        b = model.browser_of(state)
+        order = _value_of(element, b.values().get(element.id)).split("\n")
+        dest = max(0, min(len(order) - 1, dest))
+        if 0 <= source < len(order) and dest != source:
+            order.insert(dest, order.pop(source))
+            text = "\n".join(order)
+            _act(ctx, state, lambda b, rf, rs: model.fill(b, element.id, text))
+        self._focus(state, element.id)
+        state["caret"] = dest
 
     def _slide(self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None) -> None:
         """A press on a slider: the step under it (just focus, without a point)."""
@@ -543,7 +666,7 @@ class BrowserApp(App):
         state["caret"], state["anchor"] = len(value), None
 
     def is_drag_surface(self, target: str, button: int) -> bool:
-        return button == 0 and (tp.parse_bar(target, PANE) is not None or target.startswith("slider:"))
+        return button == 0 and (tp.parse_bar(target, PANE) is not None or target.startswith(("slider:", "row:")))
 
     def drag(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int], button: int,
              modifiers: tuple[str, ...] = (), clicks: int = 1) -> None:
@@ -552,13 +675,36 @@ class BrowserApp(App):
                 _require_browser_family(ctx)
                 self._slide(ctx, state, target, point)
             return
+        if target.startswith("row:"):
+            self._drag_row(ctx, state, target, phase, point)
+            return
         current = ctx.scroll_offset(PANE) or 0
         offset = tp.bar_drag(state, target, PANE, phase, point[1], _area(ctx).y, current)
         if offset is not None:
             ctx.set_scroll_offset(PANE, offset)
 
+    def _drag_row(self, ctx: AppContext, state: dict, target: str, phase: str, point: tuple[int, int]) -> None:
+        """A reorderable list's row: pressed, it is focused; released over another row's
+        place, it moves there."""
+        _require_browser_family(ctx)
+        if phase == "down":
+            self._popup_target(ctx, state, target)
+            state["moving"] = {"id": state["element"], "row": state["caret"]}
+            return
+        moving, element_id = state.get("moving"), target.split(":", 1)[1].rpartition(":")[0]
+        if phase == "move" or moving is None or moving["id"] != element_id:
+            return
+        state["moving"] = None
+        if phase != "up":
+            return
+        page = model.laid_out(model.browser_of(state))
+        element = _index(page).get(element_id)
+        control = _where(ctx, page, element_id)
+        if isinstance(element, SortList) and control is not None:
+            self._move_row(ctx, state, element, moving["row"], sort_row_at(control, element, point[1]))
+
     def cursor(self, target: str) -> str | None:
-        if target.startswith(("el:", "opt:", "slider:", "backdrop")):
+        if target.startswith(("el:", "opt:", "slider:", "backdrop", "sug:", "cal:", "day:", "swatch:")):
             return None
         return "text" if target == "address" else None
 
@@ -627,6 +773,9 @@ class BrowserApp(App):
             state["focus"], state["element"] = None, None
             return None
         name = chord.name
+        handled = self._widget_key(ctx, state, element, b.values().get(element_id), name)
+        if handled is not None:
+            return handled
         if isinstance(element, Details) and chord.is_("Enter", "Space"):
             _require_browser_family(ctx)
             _act(ctx, state, lambda b, rf, rs: model.click(b, element_id, rf))
@@ -643,7 +792,7 @@ class BrowserApp(App):
             _require_browser_family(ctx)
             self._step(ctx, state, element, 1 if name == "ArrowUp" else -1)
             return True
-        if isinstance(element, _TEXT_FIELDS):
+        if _is_text_field(element):
             if chord.is_("Enter"):
                 if isinstance(element, TextArea):
                     self.type(ctx, state, "\n")
@@ -688,6 +837,70 @@ class BrowserApp(App):
                 return True
         return None
 
+    def _widget_key(self, ctx: AppContext, state: dict, element: Element, typed: str | None, name: str) -> bool | None:
+        """Keys of a field's suggestions, a date field's calendar, a colour field's palette
+        and a reorderable list; ``None`` when the key is not theirs."""
+        value = _value_of(element, typed)
+        if isinstance(element, SortList) and element.items:
+            row, last = min(max(0, state["caret"]), len(element.items) - 1), len(element.items) - 1
+            moves = {"ArrowUp": row - 1, "ArrowDown": row + 1, "Home": 0, "End": last}
+            if name in ("Alt+ArrowUp", "Alt+ArrowDown"):
+                _require_browser_family(ctx)
+                self._move_row(ctx, state, element, row, row + (1 if name == "Alt+ArrowDown" else -1))
+                return True
+            if name in moves:
+                state["caret"] = max(0, min(last, moves[name]))
+                return True
+            return None
+        if not isinstance(element, Input):
+            return None
+        if _is_color(element):
+            if name in ("Enter", "Space"):
+                state["menu"] = None if state["menu"] == element.id else element.id
+                return True
+            if name == "Escape" and state["menu"] == element.id:
+                state["menu"] = None
+                return True
+            steps = {"ArrowRight": 1, "ArrowLeft": -1, "ArrowDown": 4, "ArrowUp": -4}
+            if state["menu"] == element.id and name in steps:
+                _require_browser_family(ctx)
+                colours = [h for _, h in PALETTE]
+                at = colours.index(value) if value in colours else -steps[name] if steps[name] > 0 else len(colours)
+                chosen = colours[max(0, min(len(colours) - 1, at + steps[name]))]
+                _act(ctx, state, lambda b, rf, rs: model.fill(b, element.id, chosen))
+                return True
+            return None
+        if _is_date(element):
+            if name == "Alt+ArrowDown":
+                _require_browser_family(ctx)
+                self._toggle_calendar(ctx, state, element.id, f"el:{element.id}:calendar")
+                return True
+            if state["menu"] == element.id and name == "Escape":
+                state["menu"] = None
+                return True
+            if state["menu"] == element.id and name in ("PageUp", "PageDown"):
+                self._popup_target(ctx, state, f"cal:{element.id}:{'prev' if name == 'PageUp' else 'next'}")
+                return True
+        matches = suggestion_matches(element, value)
+        if not matches:
+            return None
+        shown = state.get("shut") != element.id
+        pick = state.get("pick", -1) if shown else -1
+        if name == "ArrowDown":
+            state["shut"], state["pick"] = None, min(len(matches) - 1, pick + 1)
+            return True
+        if shown and name == "ArrowUp":
+            state["pick"] = max(-1, pick - 1)
+            return True
+        if shown and name == "Enter" and 0 <= pick < len(matches):
+            _require_browser_family(ctx)
+            self._choose(ctx, state, element, matches[pick], shut=True)
+            return True
+        if shown and name == "Escape":
+            state["shut"], state["pick"] = element.id, -1
+            return True
+        return None
+
     def _scroll_key(self, ctx: AppContext, state: dict, name: str) -> bool:
         area = _area(ctx)
         layout = layout_page(model.laid_out(model.browser_of(state)), area.width)
@@ -711,7 +924,7 @@ class BrowserApp(App):
         b = model.browser_of(state)
         element_id = state["element"]
         element = _index(b.page()).get(element_id)
-        if not isinstance(element, _TEXT_FIELDS):
+        if not _is_text_field(element):
             return False
         value = _value_of(element, b.values().get(element_id))
         field = {"text": value, "caret": max(0, min(state["caret"], len(value))), "anchor": state["anchor"]}
@@ -734,6 +947,9 @@ class BrowserApp(App):
         if field["text"] != before:
             text = field["text"]
             _act(ctx, state, lambda b, rf, rs: model.fill(b, element_id, text, check=False))
+            state["pick"] = -1  # what the field suggests is worked out afresh, and shown again
+            if state.get("shut") == element_id:
+                state["shut"] = None
         state["caret"], state["anchor"] = field["caret"], field["anchor"]
 
     def _focus(self, state: dict, element_id: str) -> None:
@@ -789,7 +1005,8 @@ class BrowserApp(App):
         self._focus(state, nxt)
         element = _index(page).get(nxt)
         value = _value_of(element, model.browser_of(state).values().get(nxt)) if element is not None else ""
-        state["caret"], state["anchor"] = len(value), None
+        state["caret"], state["anchor"] = (0 if isinstance(element, SortList) else len(value)), None
+        state["pick"] = -1
         control = layout.control(nxt) if layout.dialog is None else None
         if control is not None:  # scroll it into view
             current = _offset(ctx, layout, area)
@@ -876,12 +1093,76 @@ def _check_typed(element: Element, text: str, before: str) -> None:
         raise InvalidInput(f"{element.id} takes a time as HH:MM")
 
 
+def _is_color(element: Element | None) -> bool:
+    return isinstance(element, Input) and element.type == "color"
+
+
+def _is_date(element: Element | None) -> bool:
+    return isinstance(element, Input) and element.type == "date"
+
+
+def _is_text_field(element: Element | None) -> bool:
+    """A field the keyboard types into (a colour field is a button)."""
+    return isinstance(element, _TEXT_FIELDS) and not _is_color(element)
+
+
+def _has_popup(element: Element) -> bool:
+    return isinstance(element, Input) and (element.type in ("date", "color") or bool(element.suggestions))
+
+
+def _expanded(state: dict, element: Element, value: str | None) -> bool | None:
+    """Whether a focused control's popup is open (None: it has none)."""
+    if not _has_popup(element):
+        return None
+    return bool(_popup(state, None, element, value))
+
+
+def _popup(state: dict, control: Control | None, element: Element, value: str | None) -> tuple[Piece, ...]:
+    """The pieces of the focused field's open popup (any non-empty tuple when ``control``
+    is None: only whether one is open is asked)."""
+    if not isinstance(element, Input):
+        return ()
+    shown = _value_of(element, value)
+    if state["menu"] == element.id and element.type == "date":
+        if control is None:
+            return (None,)  # type: ignore[return-value]
+        year, month = _shown_month(state, element, shown, None)
+        return calendar_pieces(control, year, month, shown)
+    if state["menu"] == element.id and element.type == "color":
+        return (None,) if control is None else palette_pieces(control, shown)  # type: ignore[return-value]
+    matches = suggestion_matches(element, shown) if state.get("shut") != element.id else ()
+    if not matches:
+        return ()
+    return (None,) if control is None else suggestion_pieces(control, matches, state.get("pick", -1))  # type: ignore[return-value]
+
+
+def _shown_month(state: dict, element: Input, value: str, ctx: AppContext | None) -> tuple[int, int]:
+    """The month a date field's calendar shows: the one it was moved to, else the field's
+    date's, else the machine's logical date's (January 2026 when no clock is at hand)."""
+    kept = state.get("month")
+    if kept and state["menu"] == element.id:
+        parts = date_parts(f"{kept}-01")
+        if parts is not None:
+            return parts[0], parts[1]
+    parts = date_parts(value)
+    if parts is not None:
+        return parts[0], parts[1]
+    if ctx is None:
+        return 2026, 1
+    year, month, *_ = civil(WORLD_EPOCH_S + ctx.now_us // 1_000_000)
+    return year, month
+
+
 def _value_of(element: Element | None, value: str | None) -> str:
     """What a field shows: the typed value, else the element's own."""
     if value is not None:
         return value
     if isinstance(element, Range):
         return range_value(element)
+    if isinstance(element, SortList):
+        return "\n".join(element.items)
+    if _is_color(element):
+        return color_value(element)  # type: ignore[arg-type]
     if isinstance(element, (Input, TextArea, Select)):
         if isinstance(element, Select) and not element.value and element.options:
             return element.options[0].value

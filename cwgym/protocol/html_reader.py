@@ -30,6 +30,9 @@ Two readings, one result:
   - ``details`` → :class:`Details` (its first ``summary`` is the summary); ``dialog open`` →
     :class:`Dialog` (``aria-label`` its title; a closed dialog shows nothing);
     ``input type=range`` → :class:`Range`; ``min``/``max``/``step`` are kept;
+    ``ol data-sortable`` → :class:`SortList` (``name`` its name, ``aria-label`` its label,
+    each ``li``'s text an item); ``input list=X`` takes the values of the options of the
+    ``datalist id=X`` (anywhere in the document) as its suggestions;
   - ``form`` → :class:`Form` (no ``method`` → ``GET``, as HTML); ``input`` by its ``type``
     (``checkbox``, ``radio``, ``submit``/``image``/``reset``/``button`` → :class:`Button`,
     types the model lacks → ``text``), ``textarea``, ``select``/``option``, ``button``;
@@ -40,7 +43,7 @@ Two readings, one result:
     for an untitled page, as browsers show it. Relative URLs stay as written.
 
 Dropped: ``<head>`` (but its title), ``script``, ``style``, ``template``, ``svg``, ``math``,
-``iframe``, ``datalist``, comments, ``<hr>``. Malformed markup is repaired by the standard's
+``iframe``, ``datalist`` (but as an input's suggestions), comments, ``<hr>``. Malformed markup is repaired by the standard's
 tree construction: implied end tags, misnested formatting (``<b><i></b></i>``), content
 misplaced in a table moved before it, stray end tags ignored; a ``<form>`` inside a form is
 ignored, so the nested form's controls belong to the outer one (and its ``</form>`` ends the
@@ -103,6 +106,7 @@ from cwgym.protocol.page import (
     Radio,
     Range,
     Select,
+    SortList,
     Table,
     Text,
     TextArea,
@@ -141,17 +145,18 @@ ACCEPTED_TAGS: dict[str, frozenset[str]] = {
     "p": _NONE, "br": _NONE, "strong": _NONE, "b": _NONE, "em": _NONE,
     "a": frozenset({"href"}),
     "img": frozenset({"src", "alt", "width", "height"}),
-    "ul": _NONE, "ol": _NONE, "li": _NONE,
+    "ul": _NONE, "ol": frozenset({"data-sortable", "name"}), "li": _NONE,
     "table": _NONE, "caption": _NONE, "thead": _NONE, "tbody": _NONE, "tfoot": _NONE, "tr": _NONE,
     "th": _NONE, "td": _NONE,
     "form": frozenset({"action", "method"}),
-    "input": frozenset({"type", "name", "value", "placeholder", "required", "checked", "min", "max", "step"}),
+    "input": frozenset({"type", "name", "value", "placeholder", "required", "checked", "min", "max", "step",
+                        "list"}),
     "textarea": frozenset({"name", "rows"}),
     "select": frozenset({"name"}),
     "option": frozenset({"value", "label", "selected"}),
     "button": frozenset({"type", "name", "value"}),
     "label": frozenset({"for"}),
-    "details": frozenset({"open"}), "summary": _NONE, "dialog": frozenset({"open"}),
+    "details": frozenset({"open"}), "summary": _NONE, "dialog": frozenset({"open"}), "datalist": _NONE,
     # structure without meaning in the model
     "section": _NONE, "nav": _NONE, "main": _NONE, "article": _NONE, "aside": _NONE, "header": _NONE,
     "footer": _NONE, "div": _NONE, "span": _NONE, "hr": _NONE, "pre": _NONE, "code": _NONE, "i": _NONE,
@@ -164,7 +169,7 @@ ACCEPTED_TAGS: dict[str, frozenset[str]] = {
 #: the model's buttons cannot (``button`` needs a script); ``tel``, ``file`` … have no control.
 ACCEPTED_VALUES: dict[tuple[str, str], frozenset[str]] = {
     ("input", "type"): frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url",
-                                  "time", "range", "checkbox", "radio", "submit"}),
+                                  "time", "color", "range", "checkbox", "radio", "submit"}),
     ("button", "type"): frozenset({"submit"}),
     ("form", "method"): frozenset({"get", "post"}),
     ("meta", "charset"): frozenset({"utf-8"}),
@@ -280,7 +285,8 @@ class _Node:
     """One element: its tag, attributes and children (nodes and text). The camelCase
     methods and ``nameTuple`` are the node interface html5lib's tree construction drives."""
 
-    __slots__ = ("attributes", "budget", "children", "label", "name", "nameTuple", "namespace", "parent", "used")
+    __slots__ = ("attributes", "budget", "children", "label", "name", "nameTuple", "namespace", "parent", "suggestions",
+                 "used")
 
     def __init__(self, name: str, namespace: str | None, budget: _Budget, attributes: dict | None = None) -> None:
         self.name = name
@@ -292,6 +298,7 @@ class _Node:
         self.children: list = []  # _Node and _Text while parsing, _Node and str after
         self.label: str | None = None  # a control: the text of the label that names it
         self.used = False  # a label: it names a control
+        self.suggestions: tuple[str, ...] = ()  # an input with a ``list``: its datalist's values
 
     def appendChild(self, node: _Node) -> None:
         self.children.append(node)
@@ -740,8 +747,24 @@ def _model_elements(children: list) -> tuple[Element, ...]:
         elif node.name == "input" and node.attributes.get("type") in ("checkbox", "radio"):  # after
             label = _model_text(_model_labelled(node, nodes, index))
             index += 1
-        out.append(_model_element(node, label))
+        suggestions: tuple[str, ...] = ()
+        if node.name == "input" and "list" in node.attributes:  # its datalist follows it
+            if index >= len(nodes):
+                raise _NotModel
+            suggestions = _model_datalist(_model_node(nodes[index]), node.attributes["list"])
+            index += 1
+        out.append(_model_element(node, label, suggestions))
     return tuple(out)
+
+
+def _model_datalist(node: _Node, list_id: str) -> tuple[str, ...]:
+    """The suggestions of the datalist ``list_id`` an input of ours names."""
+    if node.name != "datalist" or node.attributes.get("id") != list_id:
+        raise _NotModel
+    options = _model_children(node, "option")
+    if not options or any(o.children or "value" not in o.attributes for o in options):
+        raise _NotModel
+    return tuple(o.attributes["value"] for o in options)
 
 
 def _model_node(item: _Node | str) -> _Node:
@@ -796,7 +819,7 @@ def _model_single(children: list) -> Element:
     return elements[0]
 
 
-def _model_element(node: _Node, label: str) -> Element:
+def _model_element(node: _Node, label: str, suggestions: tuple[str, ...] = ()) -> Element:
     tag, attrs = node.name, node.attributes
     eid, name = attrs.get("id", ""), attrs.get("name", "")
     if tag in _HEADINGS:
@@ -810,13 +833,16 @@ def _model_element(node: _Node, label: str) -> Element:
     if tag == "img":
         return Image(id=eid, src=attrs.get("src", ""), alt=attrs.get("alt", ""),
                      width=_model_int(attrs.get("width"), 0), height=_model_int(attrs.get("height"), 0))
+    if tag == "ol" and "data-sortable" in attrs:
+        return SortList(id=eid, name=name, items=tuple(_model_text(li) for li in _model_children(node, "li")),
+                        label=attrs.get("aria-label", ""))
     if tag in ("ul", "ol"):
         items = [_model_single(li.children) for li in _model_children(node, "li")]
         return ListBlock(id=eid, items=tuple(items), ordered=tag == "ol")
     if tag == "table":
         return _model_table(node)
     if tag == "input":
-        return _model_input(node, label)
+        return _model_input(node, label, suggestions)
     if tag == "textarea":
         return TextArea(id=eid, name=name, label=label, value=_model_text(node), rows=_model_int(attrs.get("rows"), 4))
     if tag == "select":
@@ -861,7 +887,7 @@ def _model_table(node: _Node) -> Table:
     return Table(id=node.attributes.get("id", ""), headers=headers, rows=cells)
 
 
-def _model_input(node: _Node, label: str) -> Element:
+def _model_input(node: _Node, label: str, suggestions: tuple[str, ...] = ()) -> Element:
     attrs = node.attributes
     eid, name, kind, value = attrs.get("id", ""), attrs.get("name", ""), attrs.get("type", ""), attrs.get("value", "")
     if kind == "checkbox":
@@ -874,7 +900,7 @@ def _model_input(node: _Node, label: str) -> Element:
     if kind not in _INPUT_TYPES:
         raise _NotModel
     return Input(id=eid, name=name, label=label, value=value, placeholder=attrs.get("placeholder", ""),
-                 type=kind, required="required" in attrs, **steps)  # type: ignore[arg-type]
+                 type=kind, required="required" in attrs, suggestions=suggestions, **steps)  # type: ignore[arg-type]
 
 
 # -- any HTML, read as a browser shows it -----------------------------------------------------
@@ -890,13 +916,14 @@ _BLOCKS = frozenset({"address", "article", "aside", "blockquote", "caption", "ce
                      "footer", "header", "hgroup", "hr", "legend", "li", "main", "menu", "nav",
                      "noscript", "p", "search", "section", "summary", "tbody", "td", "tfoot", "th",
                      "thead", "tr"})
-_INPUT_TYPES = frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url", "time"})
+_INPUT_TYPES = frozenset({"text", "password", "email", "number", "search", "hidden", "date", "url", "time", "color"})
 _BUTTON_INPUTS = {"submit": "Submit", "image": "Submit", "reset": "Reset", "button": ""}
 _NOT_LABEL_TEXT = _DROPPED | {"select", "textarea", "button", "option", "optgroup", "label"}
 
 
 def _browser_page(document: _Document, base_url: str) -> Page:
     _attach_labels(document.root)
+    _attach_lists(document.root)
     elements = _block(document.root, bold=False, pre=False)
     if document.truncated:
         elements.append(Text(text=TRUNCATED))
@@ -1023,6 +1050,8 @@ def _visit(node: _Node, flow: _Flow, bold: bool) -> None:
         _walk(node, flow, bold)
     elif tag in _ATOMS and (tag != "a" or "href" in node.attributes):
         flow.add(_ATOMS[tag](node))
+    elif tag == "ol" and "data-sortable" in node.attributes:
+        flow.add(_sortlist(node))
     elif tag in ("ul", "ol"):
         items = _block(node, bold, flow.pre)
         flow.add(ListBlock(id=node.attributes.get("id", ""), items=tuple(items), ordered=tag == "ol"))
@@ -1078,7 +1107,15 @@ def _input(node: _Node) -> Element:
         return Range(id=eid, name=name, label=label, value=attrs.get("value", ""), **steps)
     return Input(id=eid, name=name, label="" if kind == "hidden" else label, value=attrs.get("value", ""),
                  placeholder=attrs.get("placeholder", ""), type=kind if kind in _INPUT_TYPES else "text",  # type: ignore[arg-type]
-                 required="required" in attrs, **steps)
+                 required="required" in attrs, suggestions=node.suggestions, **steps)
+
+
+def _sortlist(node: _Node) -> SortList:
+    """A reorderable list: each ``li`` child's text is an item (other content is not shown)."""
+    attrs = node.attributes
+    items = tuple(_collapse(_text_of(c)) for c in node.children if isinstance(c, _Node) and c.name == "li")
+    return SortList(id=attrs.get("id", ""), name=attrs.get("name", ""), items=items,
+                    label=_collapse(attrs.get("aria-label", "")))
 
 
 def _textarea(node: _Node) -> TextArea:
@@ -1197,6 +1234,33 @@ def _attach_labels(root: _Node) -> None:
         target = _first_unlabelled(controls.get(label.attributes["for"]))
         if target is not None:
             _name(target, label)
+
+
+def _attach_lists(root: _Node) -> None:
+    """Give each ``input list=X`` the values of the options of the first ``datalist id=X``
+    (an option's ``value``, else its text; empty ones are not offered)."""
+    lists: dict[str, tuple[str, ...]] = {}
+    inputs: list[_Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.name == "datalist" and node.attributes.get("id") and node.attributes["id"] not in lists:
+            options = (o for o in _all_nodes(node) if o.name == "option")
+            values = (o.attributes["value"] if "value" in o.attributes else _collapse(_text_of(o)) for o in options)
+            lists[node.attributes["id"]] = tuple(v for v in values if v)
+        elif node.name == "input" and node.attributes.get("list"):
+            inputs.append(node)
+        stack.extend(c for c in reversed(node.children) if isinstance(c, _Node))
+    for node in inputs:
+        node.suggestions = lists.get(node.attributes["list"], ())
+
+
+def _all_nodes(node: _Node) -> Iterator[_Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(c for c in reversed(current.children) if isinstance(c, _Node))
 
 
 def _name(control: _Node, label: _Node) -> None:

@@ -3,8 +3,10 @@
 A :class:`Page` is a title, a language and a list of typed elements from a closed
 vocabulary — headings, text, links, images, lists, tables, forms with inputs, text areas,
 selects, checkboxes, radios and buttons, and the native widgets a browser draws without
-scripts: disclosures (:class:`Details`), modal dialogs (:class:`Dialog`) and sliders
-(:class:`Range`); number and time inputs are :class:`Input` types. Every element has an
+scripts: disclosures (:class:`Details`), modal dialogs (:class:`Dialog`), sliders
+(:class:`Range`) and reorderable lists (:class:`SortList`); number, time, date and colour
+inputs are :class:`Input` types, and an input may offer ``suggestions`` (HTML's
+``datalist``); a colour picker offers the named colours of :data:`PALETTE`. Every element has an
 ``id`` that is stable for the same content (services name them; :func:`assign_ids` fills
 the ones left empty from the element's position), so an agent's ``click{id}`` means the
 same control on every visit.
@@ -24,7 +26,10 @@ from typing import Literal, Union
 
 import msgspec
 
+from cwgym.kernel.calendar import days_in_month
+
 __all__ = [
+    "PALETTE",
     "Button",
     "Checkbox",
     "Details",
@@ -41,10 +46,13 @@ __all__ = [
     "Radio",
     "Range",
     "Select",
+    "SortList",
     "Table",
     "Text",
     "TextArea",
     "assign_ids",
+    "color_value",
+    "date_parts",
     "number_text",
     "page_from_json",
     "page_json",
@@ -52,6 +60,7 @@ __all__ = [
     "range_value",
     "step_bounds",
     "stepped",
+    "suggestion_matches",
     "to_html",
     "value_problem",
 ]
@@ -97,17 +106,21 @@ class Table(_Element, tag="table"):
 
 class Input(_Element, tag="input"):
     """A one-line field. ``min``, ``max`` and ``step`` are text, as HTML writes them
-    (``""``: absent); a ``number`` field steps by them, a ``time`` field holds ``HH:MM``."""
+    (``""``: absent); a ``number`` field steps by them, a ``time`` field holds ``HH:MM``,
+    a ``date`` field ``YYYY-MM-DD`` and a ``color`` field ``#rrggbb`` (empty: ``#000000``).
+    ``suggestions`` are what a dropdown under the field offers as it is typed into
+    (HTML's ``<datalist>``); any text may still be typed."""
 
     name: str
     label: str = ""
     value: str = ""
     placeholder: str = ""
-    type: Literal["text", "password", "email", "number", "search", "hidden", "date", "url", "time"] = "text"
+    type: Literal["text", "password", "email", "number", "search", "hidden", "date", "url", "time", "color"] = "text"
     required: bool = False
     min: str = ""
     max: str = ""
     step: str = ""
+    suggestions: tuple[str, ...] = ()
 
 
 class Range(_Element, tag="range"):
@@ -175,6 +188,16 @@ class Details(_Element, tag="details"):
     open: bool = False
 
 
+class SortList(_Element, tag="sortlist"):
+    """A list whose rows the user drags (or moves with Alt+ArrowUp/ArrowDown) into an
+    order; a form submits one ``name=item`` pair per row, in the order shown. ``items``
+    are one-line texts (a browser's order is them joined by newlines)."""
+
+    name: str
+    items: tuple[str, ...] = ()
+    label: str = ""
+
+
 class Dialog(_Element, tag="dialog"):
     """A modal dialog (``<dialog open>``) over the page, named by ``title``; while a page
     has one, the page behind it is inert."""
@@ -184,7 +207,18 @@ class Dialog(_Element, tag="dialog"):
 
 
 Element = Union[Heading, Text, Link, Image, ListBlock, Table, Input, TextArea, Select, Checkbox, Radio, Button, Form,  # noqa: UP007
-                Range, Details, Dialog]
+                Range, Details, Dialog, SortList]
+
+#: The colours a colour picker offers, as ``(name, #rrggbb)`` in the order it shows them
+#: (web tasks name colours by these names).
+PALETTE: tuple[tuple[str, str], ...] = (
+    ("red", "#ff0000"), ("green", "#008000"), ("blue", "#0000ff"), ("yellow", "#ffff00"),
+    ("orange", "#ffa500"), ("purple", "#800080"), ("pink", "#ffc0cb"), ("brown", "#a52a2a"),
+    ("black", "#000000"), ("white", "#ffffff"), ("gray", "#808080"), ("cyan", "#00ffff"),
+    ("magenta", "#ff00ff"), ("navy", "#000080"), ("olive", "#808000"), ("teal", "#008080"),
+)
+#: Suggestions a field's dropdown shows at most.
+MAX_SUGGESTIONS = 8
 
 
 class Page(msgspec.Struct, frozen=True):
@@ -239,6 +273,8 @@ def _assign(elements: tuple[Element, ...], prefix: str) -> tuple[Element, ...]:
 
 _FLOAT = re.compile(r"-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?")
 _TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 _LIMIT = Decimal("1e15")  #: numbers past this are not ones a field steps through
 
 
@@ -308,6 +344,33 @@ def stepped(e: Input | Range, value: str, steps: int) -> str:
     return number_text(_snap(moved, e))
 
 
+def suggestion_matches(e: Input, text: str) -> tuple[str, ...]:
+    """The suggestions a field holding ``text`` shows: those starting with it (any case),
+    in order, at most :data:`MAX_SUGGESTIONS`; none while it is empty."""
+    if not text:
+        return ()
+    low = text.casefold()
+    return tuple(s for s in e.suggestions if s.casefold().startswith(low))[:MAX_SUGGESTIONS]
+
+
+def date_parts(text: str) -> tuple[int, int, int] | None:
+    """``(year, month, day)`` of a ``YYYY-MM-DD`` date that exists, else None."""
+    match = _DATE.fullmatch(text)
+    if match is None:
+        return None
+    year, month, day = (int(g) for g in match.groups())
+    if not (year >= 1 and 1 <= month <= 12 and 1 <= day <= days_in_month(year, month)):
+        return None
+    return year, month, day
+
+
+def color_value(e: Input, value: str | None = None) -> str:
+    """What a colour field holds for ``value`` (None: its own), as HTML sanitises it:
+    ``#rrggbb`` in lower case, ``#000000`` for anything else."""
+    text = e.value if value is None else value
+    return text.lower() if _COLOR.fullmatch(text) else "#000000"
+
+
 def value_problem(e: Element, value: str) -> str | None:
     """Why ``value`` is not one ``e`` can be filled with, or None when it is: a slider takes
     a number on one of its steps within its bounds, a ``number`` field a number (or nothing;
@@ -324,6 +387,13 @@ def value_problem(e: Element, value: str) -> str | None:
         return f"{e.id or 'the field'} takes a number, not {value!r}"
     if isinstance(e, Input) and e.type == "time" and value and not _TIME.fullmatch(value):
         return f"{e.id or 'the field'} takes a time as HH:MM (00:00 to 23:59), not {value!r}"
+    if isinstance(e, Input) and e.type == "date" and value and date_parts(value) is None:
+        return f"{e.id or 'the field'} takes a date as YYYY-MM-DD (one that exists), not {value!r}"
+    if isinstance(e, Input) and e.type == "color" and not _COLOR.fullmatch(value):
+        return f"{e.id or 'the field'} takes a colour as #rrggbb, not {value!r}"
+    if isinstance(e, SortList) and sorted(value.split("\n")) != sorted(e.items):
+        return (f"{e.id or 'the list'} takes its items in a new order, one a line "
+                f"(a permutation of {list(e.items)!r}), not {value!r}")
     return None
 
 
@@ -409,7 +479,11 @@ def _html(e: Element) -> str:
         rows = "".join("<tr>" + "".join(f"<td>{_html(c).rstrip()}</td>" for c in row) + "</tr>\n" for row in e.rows)
         return f"<table{_attrs(id=e.id)}>\n" + (f"<tr>{head}</tr>\n" if head else "") + rows + "</table>\n"
     if isinstance(e, Input):
-        control = f"<input{_attrs(id=e.id, type=e.type, name=e.name, value=e.value, placeholder=e.placeholder, required=e.required, min=e.min, max=e.max, step=e.step)}>"
+        listed = f"{e.id}-list" if e.suggestions else ""
+        control = f"<input{_attrs(id=e.id, type=e.type, name=e.name, value=e.value, placeholder=e.placeholder, required=e.required, min=e.min, max=e.max, step=e.step, list=listed)}>"
+        if e.suggestions:
+            options = "".join(f'<option value="{escape(s)}"></option>' for s in e.suggestions)
+            control += f'<datalist id="{escape(listed)}">{options}</datalist>'
         return _labelled("" if e.type == "hidden" else e.label, control, e.id)
     if isinstance(e, TextArea):
         return _labelled(e.label, f"<textarea{_attrs(id=e.id, name=e.name, rows=str(e.rows))}>{escape(e.value)}</textarea>", e.id)
@@ -431,6 +505,9 @@ def _html(e: Element) -> str:
     if isinstance(e, Details):
         inner = "".join(_html(c) for c in e.children)
         return f"<details{_attrs(id=e.id, open=e.open)}><summary>{escape(e.summary)}</summary>\n{inner}</details>\n"
+    if isinstance(e, SortList):
+        items = "".join(f"<li>{escape(item)}</li>\n" for item in e.items)
+        return f"<ol{_attrs(id=e.id, data_sortable=True, name=e.name, aria_label=e.label)}>\n{items}</ol>\n"
     if isinstance(e, Dialog):
         inner = "".join(_html(c) for c in e.children)
         return f"<dialog{_attrs(id=e.id, open=True, aria_label=e.title)}>\n{inner}</dialog>\n"

@@ -24,7 +24,15 @@ Native widgets: a disclosure (:class:`~cwgym.protocol.page.Details`) is its summ
 track with a thumb; a ``number`` field has ▲/▼ spinner pieces at its right end (their
 ``element`` is ``<id>:up`` / ``<id>:down``). A dialog takes no room in the page: it is laid
 out on its own (:class:`DialogBox`, in the box's coordinates) for the browser to show over
-the page.
+the page. A reorderable list (``sortlist``) is a framed column of rows (each row's pieces
+name ``<id>:<row>``); a ``date`` field has a calendar button at its right end
+(``<id>:calendar``); a ``color`` field is a button (``color``) showing its colour swatch.
+
+Popups drawn over the page while they are open — a field's suggestions
+(:func:`suggestion_pieces`), a date field's month (:func:`calendar_pieces`) and a colour
+field's palette (:func:`palette_pieces`) — are pieces in document coordinates under their
+control whose ``element`` is the browser target each answers to (``sug:<id>:<i>``,
+``cal:<id>:prev`` / ``next``, ``day:<id>:<YYYY-MM-DD>``, ``swatch:<id>:<i>``).
 """
 
 from __future__ import annotations
@@ -40,7 +48,9 @@ from typing import NamedTuple
 
 import msgspec
 
+from cwgym.kernel.calendar import days_from_civil, days_in_month, weekday
 from cwgym.protocol.page import (
+    PALETTE,
     Button,
     Checkbox,
     Details,
@@ -55,9 +65,11 @@ from cwgym.protocol.page import (
     Radio,
     Range,
     Select,
+    SortList,
     Table,
     TextArea,
     assign_ids,
+    color_value,
     page_json,
     range_value,
     step_bounds,
@@ -79,10 +91,14 @@ __all__ = [
     "LayoutError",
     "PageLayout",
     "Piece",
+    "calendar_pieces",
     "caret_index",
     "control_pieces",
     "layout_page",
+    "palette_pieces",
     "slider_value_at",
+    "sort_row_at",
+    "suggestion_pieces",
 ]
 
 # -- the stylesheet ---------------------------------------------------------------------------
@@ -112,13 +128,22 @@ DISCLOSURE = ("▸", "▾")  #: a disclosure's marker, closed and open
 SLIDER_W, SLIDER_H, THUMB = 160, 20, 14  #: a slider's track box and its thumb
 SPIN_W = 18  #: a number field's spinner buttons, at its right end
 DIALOG_W, DIALOG_PAD, DIALOG_TITLE = 400, 16, 16  #: a dialog's width, padding and title size
+SORT_W, SORT_ROW, SORT_GRIP = 280, 28, "≡"  #: a reorderable list's width, row height and drag grip
+CAL_W = 24  #: a date field's calendar button, at its right end
+COLOR_W, SWATCH = 120, 16  #: a colour field's width and the swatch in it
+POPUP_ROW = 28  #: a suggestion's row
+DAY, CAL_PAD = 32, 8  #: a calendar's day cell and padding
+CHIP, CHIP_GAP = 28, 6  #: a palette's swatch and the gap between
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+               "October", "November", "December")
+WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 LAYOUTS_KEPT = 64  #: layouts the LRU keeps
 
 #: (space above, space below) each kind of block asks for; adjacent spaces collapse to the larger.
 MARGINS: dict[type, tuple[int, int]] = {
     Heading: (16, 8), PageText: (10, 10), Link: (4, 4), PageImage: (10, 10), ListBlock: (10, 10),
     Table: (10, 10), Form: (10, 10), Input: (8, 8), TextArea: (8, 8), Select: (8, 8),
-    Checkbox: (6, 6), Radio: (6, 6), Button: (8, 8), Range: (8, 8), Details: (8, 8),
+    Checkbox: (6, 6), Radio: (6, 6), Button: (8, 8), Range: (8, 8), Details: (8, 8), SortList: (8, 8),
 }
 
 TEXT = (0, 0, 0, 255)
@@ -624,6 +649,12 @@ def _widths(e: Element) -> tuple[int, int]:
     if t is Range:
         low, high = _text_widths(e.label, "sans", BODY)
         return max(FIELD_MIN, low), max(SLIDER_W, high)
+    if t is SortList:
+        low, high = _text_widths(e.label, "sans", BODY)
+        return max(FIELD_MIN, low), max(SORT_W, high)
+    if t is Input and e.type == "color":
+        low, high = _text_widths(e.label, "sans", BODY)
+        return max(COLOR_W, low), max(COLOR_W, high)
     if t is Details:
         marker = measure(DISCLOSURE[0], "sans", BODY) + MARKER_GAP
         low, high = _text_widths(e.summary, "sans", BODY)
@@ -763,10 +794,24 @@ def _field_box(b: _Builder, e: Element, kind: str, label: str, shown_label: str,
 def _input(b: _Builder, e: Input, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
     if e.type == "hidden":
         return y, None
+    if e.type == "color":
+        return _field_box(b, e, "color", e.label or e.name, e.label, x, y, w, env, COLOR_W, FIELD_H, FIELD_PAD,
+                          SWATCH + FIELD_PAD)
     kind = "password" if e.type == "password" else "textbox"
-    reserve = SPIN_W if e.type == "number" else 0
+    reserve = {"number": SPIN_W, "date": CAL_W}.get(e.type, 0)
     return _field_box(b, e, kind, e.label or e.placeholder or e.name, e.label, x, y, w, env, FIELD_W, FIELD_H, FIELD_PAD,
                       reserve)
+
+
+def _sortlist(b: _Builder, e: SortList, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
+    """A reorderable list: its label above, then a frame of rows (``inner``: the rows)."""
+    fy, baseline = _label_above(b, e, e.label, x, y, w, env)
+    height = max(1, len(e.items)) * SORT_ROW + 2
+    b.check(fy + height)
+    rect = Rect(x, fy, min(SORT_W, w), height)
+    inner = Rect(x + 1, fy + 1, max(1, rect.width - 2), len(e.items) * SORT_ROW)
+    b.control(Control(e.id, "sortlist", rect, inner, env.form, e.label or e.name, env.hscroll))
+    return rect.bottom, baseline if baseline is not None else fy + 1 + (SORT_ROW - line_height("sans", BODY)) // 2 + ascent("sans", BODY)
 
 
 def _range(b: _Builder, e: Range, x: int, y: int, w: int, env: _Env) -> tuple[int, int | None]:
@@ -829,7 +874,7 @@ def _button(b: _Builder, e: Button, x: int, y: int, w: int, env: _Env) -> tuple[
 _BLOCKS: dict[type, Callable[..., tuple[int, int | None]]] = {
     Heading: _heading, PageText: _text, Link: _link, PageImage: _image, ListBlock: _list,
     Table: _table, Form: _form, Input: _input, TextArea: _textarea, Select: _select,
-    Checkbox: _choice, Radio: _choice, Button: _button, Range: _range, Details: _details,
+    Checkbox: _choice, Radio: _choice, Button: _button, Range: _range, Details: _details, SortList: _sortlist,
 }
 
 
@@ -838,17 +883,21 @@ _BLOCKS: dict[type, Callable[..., tuple[int, int | None]]] = {
 _KINDS: dict[str, type | tuple[type, ...]] = {
     "link": Link, "button": Button, "textbox": Input, "password": Input, "textarea": TextArea,
     "select": Select, "checkbox": Checkbox, "radio": Radio, "slider": Range, "details": Details,
+    "sortlist": SortList, "color": Input,
 }
 
 
 def control_pieces(control: Control, element: Element, value: str | None, *, focused: bool,
-                   caret: int | None) -> tuple[tuple[Piece, ...], Rect | None]:
+                   caret: int | None, expanded: bool | None = None) -> tuple[tuple[Piece, ...], Rect | None]:
     """The pieces of ``control`` showing ``value`` (None: the element's own), and the caret
     rect (document coordinates) when a focused text field has one.
 
     The first piece carries the control's semantic and state. ``value`` is the typed text
     of a text field (a password shows as •), an option value of a select, ``"checked"`` or
-    ``"unchecked"`` for a checkbox or radio. ``caret`` is a character offset into a text
+    ``"unchecked"`` for a checkbox or radio, the order of a reorderable list (its items
+    joined by newlines; ``caret`` is then its focused row). ``expanded`` is whether the
+    control's popup (suggestions, calendar, palette) is open, for its state.
+    ``caret`` is a character offset into a text
     field's value (kept within it; None when focused: the end); a long value scrolls so the
     caret stays in view.
 
@@ -858,7 +907,15 @@ def control_pieces(control: Control, element: Element, value: str | None, *, foc
     _check(control, element)
     kind = control.kind
     if kind in ("textbox", "password"):
-        return _single_line(control, element, value, focused, caret)
+        pieces, at = _single_line(control, element, value, focused, caret)
+        if expanded is not None and pieces[0].state is not None:
+            first = msgspec.structs.replace(pieces[0], state=msgspec.structs.replace(pieces[0].state, expanded=expanded))
+            pieces = (first, *pieces[1:])
+        return pieces, at
+    if kind == "sortlist":
+        return _sortlist_pieces(control, element, value, focused, caret), None
+    if kind == "color":
+        return _color_pieces(control, element, value, focused, bool(expanded)), None
     if kind == "textarea":
         return _multi_line(control, element, value, focused, caret)
     if kind == "select":
@@ -959,7 +1016,9 @@ def _single_line(control: Control, e: Input, value: str | None, focused: bool,
     inner = control.inner
     at = (len(shown) if caret is None else min(max(0, caret), len(shown))) if focused else None
     number = e.type == "number"
-    pieces = [_frame(control, shown, focused, "spinbutton" if number else "textbox"), *(_spinner(control) if number else ())]
+    role = "spinbutton" if number else "combobox" if e.suggestions else "textbox"
+    pieces = [_frame(control, shown, focused, role), *(_spinner(control) if number else ()),
+              *(_calendar_button(control) if e.type == "date" else ())]
     if not shown:
         if e.placeholder:
             hint = ellipsize(e.placeholder, "sans", BODY, inner.width)
@@ -1147,4 +1206,178 @@ def _details_pieces(control: Control, e: Details, focused: bool) -> tuple[Piece,
                      NodeState(expanded=e.open, focused=focused))]
     if focused:
         pieces.append(_ring(control, control.rect, 2))
+    return tuple(pieces)
+
+
+# -- the newer widgets: reorderable lists, date and colour fields, and their popups ------------
+
+
+def _rgba(hex_color: str) -> tuple[int, int, int, int]:
+    return int(hex_color[1:3], 16), int(hex_color[3:5], 16), int(hex_color[5:7], 16), 255
+
+
+def _calendar_button(control: Control) -> tuple[Piece, ...]:
+    """A date field's calendar button at its right end (target ``<id>:calendar``): a small
+    drawn calendar, a frame with a header bar."""
+    rect = control.rect
+    box = Rect(rect.right - CAL_W - 2, rect.y + 3, CAL_W, rect.height - 6)
+    part = f"{control.id}:calendar"
+    icon = Rect(box.x + (box.width - 14) // 2, box.y + (box.height - 14) // 2, 14, 14)
+    return (Piece(RoundedBox(BUTTON_BG, 3), box, part, Semantic("button", "Choose a date", None, False, False), None,
+                  control.hscroll),
+            Piece(Box(FIELD_BG, TEXT, 1), icon, part, None, None, control.hscroll),
+            Piece(Box(TEXT), Rect(icon.x, icon.y, icon.width, 4), part, None, None, control.hscroll))
+
+
+def _order(e: SortList, value: str | None) -> tuple[str, ...]:
+    """A reorderable list's items in the order ``value`` gives (None: its own)."""
+    if value is None:
+        return e.items
+    order = tuple(value.split("\n"))
+    if sorted(order) != sorted(e.items):
+        raise ValueError(f"reorderable list {e.id} was given an order that is not of its items: {value!r}")
+    return order
+
+
+def sort_row_at(control: Control, element: SortList, y: int) -> int:
+    """The row whose place is at document ``y`` in a reorderable list (clamped to its rows)."""
+    _check(control, element)
+    rows = len(element.items)
+    return min(max(0, (y - control.inner.y) // SORT_ROW), max(0, rows - 1))
+
+
+def _sortlist_pieces(control: Control, e: SortList, value: str | None, focused: bool,
+                     caret: int | None) -> tuple[Piece, ...]:
+    """A frame (role ``listbox``) and one row per item (role ``option``, the focused row
+    selected), each with a drag grip at its right."""
+    order = _order(e, value)
+    rect, inner = control.rect, control.inner
+    at = min(max(0, caret or 0), len(order) - 1) if focused and order else None
+    pieces = [_piece(control, RoundedBox(FIELD_BG, 4, FOCUS if focused else FIELD_EDGE, 1), rect,
+                     Semantic("listbox", control.label, None, False, True), NodeState(focused=focused))]
+    lh, gw = line_height("sans", BODY), measure(SORT_GRIP, "sans", BODY)
+    for k, item in enumerate(order):
+        row = Rect(inner.x, inner.y + k * SORT_ROW, inner.width, SORT_ROW)
+        part, on = f"{control.id}:{k}", k == at
+        pieces.append(Piece(Box(BUTTON_BG if on else FIELD_BG), row, part, Semantic("option", item, None, False, True),
+                            NodeState(selected=on, focused=on), control.hscroll))
+        text = ellipsize(item, "sans", BODY, max(0, row.width - 3 * FIELD_PAD - gw))
+        ty = row.y + (SORT_ROW - lh) // 2
+        if text:
+            pieces.append(Piece(Run(text, BODY, TEXT), Rect(row.x + FIELD_PAD, ty, measure(text, "sans", BODY), lh), part, None,
+                                None, control.hscroll))
+        pieces.append(Piece(Run(SORT_GRIP, BODY, MUTED), Rect(row.right - FIELD_PAD - gw, ty, gw, lh), part, None, None,
+                            control.hscroll))
+        if k:
+            pieces.append(Piece(Box(HEADER_FILL), Rect(row.x, row.y, row.width, 1), part, None, None, control.hscroll))
+        if on:
+            pieces.append(Piece(RoundedBox(CLEAR, 2, FOCUS, 2), row, part, None, None, control.hscroll))
+    return tuple(pieces)
+
+
+def _color_pieces(control: Control, e: Input, value: str | None, focused: bool, expanded: bool) -> tuple[Piece, ...]:
+    """A button (role ``button``, value ``#rrggbb``) showing the colour's swatch and code."""
+    shown = color_value(e, value)
+    rect, inner = control.rect, control.inner
+    name = next((n for n, h in PALETTE if h == shown), shown)
+    pieces = [_piece(control, RoundedBox(BUTTON_BG, 4, FIELD_EDGE, 1), rect,
+                     Semantic("button", control.label, shown, False, True), NodeState(expanded=expanded, focused=focused)),
+              _piece(control, Box(_rgba(shown), FIELD_EDGE, 1),
+                     Rect(inner.x, rect.y + (rect.height - SWATCH) // 2, SWATCH, SWATCH))]
+    text = ellipsize(name, "sans", BODY, max(0, inner.width - SWATCH - FIELD_PAD))
+    if text:
+        pieces.append(_piece(control, Run(text, BODY, TEXT),
+                             Rect(inner.x + SWATCH + FIELD_PAD, inner.y, measure(text, "sans", BODY), inner.height)))
+    if focused:
+        pieces.append(_ring(control, rect, 6))
+    return tuple(pieces)
+
+
+def _popup_piece(control: Control, primitive: Primitive, rect: Rect, target: str, semantic: Semantic | None = None,
+                 state: NodeState | None = None) -> Piece:
+    return Piece(primitive, rect, target, semantic, state, control.hscroll)
+
+
+def suggestion_pieces(control: Control, matches: Sequence[str], pick: int) -> tuple[Piece, ...]:
+    """The dropdown of a field's ``matches`` under it (role ``listbox``), each row a
+    ``sug:<id>:<i>`` option; row ``pick`` is highlighted (-1: none)."""
+    if not matches:
+        return ()
+    rect = control.rect
+    box = Rect(rect.x, rect.bottom + 2, rect.width, POPUP_ROW * len(matches) + 8)
+    pieces = [_popup_piece(control, RoundedBox(FIELD_BG, 4, BORDER, 1), box, f"el:{control.id}",
+                           Semantic("listbox", f"Suggestions for {control.label}"))]
+    lh = line_height("sans", BODY)
+    for i, text in enumerate(matches):
+        row = Rect(box.x + 4, box.y + 4 + i * POPUP_ROW, box.width - 8, POPUP_ROW)
+        target, on = f"sug:{control.id}:{i}", i == pick
+        pieces.append(_popup_piece(control, Box(BUTTON_BG if on else FIELD_BG), row, target,
+                                   Semantic("option", text, None, False, True), NodeState(selected=on)))
+        shown = ellipsize(text, "sans", BODY, row.width - 16)
+        if shown:
+            pieces.append(_popup_piece(control, Run(shown, BODY, TEXT),
+                                       Rect(row.x + 8, row.y + (row.height - lh) // 2, measure(shown, "sans", BODY), lh), target))
+    return tuple(pieces)
+
+
+def calendar_pieces(control: Control, year: int, month: int, chosen: str) -> tuple[Piece, ...]:
+    """A month under a date field (role ``dialog``, named by the month): a header with the
+    month's name between previous / next buttons (``cal:<id>:prev`` / ``next``), the
+    weekdays from Monday, and a button per day (``day:<id>:<YYYY-MM-DD>``, named like
+    ``14 March 2026``; the field's ``chosen`` date is selected)."""
+    rect = control.rect
+    first = days_from_civil(year, month, 1)
+    lead, count = weekday(first), days_in_month(year, month)
+    weeks = (lead + count + 6) // 7
+    lh = line_height("sans", BODY)
+    width = 7 * DAY + 2 * CAL_PAD
+    box = Rect(rect.x, rect.bottom + 2, width, CAL_PAD * 2 + DAY * (2 + weeks))
+    title = f"{MONTH_NAMES[month - 1]} {year}"
+    own = f"el:{control.id}"
+    pieces = [_popup_piece(control, RoundedBox(FIELD_BG, 6, BORDER, 1), box, own, Semantic("dialog", title))]
+    head = Rect(box.x + CAL_PAD, box.y + CAL_PAD, 7 * DAY, DAY)
+    tw = measure(title, "sans-bold", BODY)
+    pieces.append(_popup_piece(control, Run(title, BODY, TEXT, "sans-bold"),
+                               Rect(head.x + (head.width - tw) // 2, head.y + (DAY - lh) // 2, tw, lh), own,
+                               Semantic("heading", title)))
+    for part, glyph, label, bx in (("prev", "◀", "Previous month", head.x), ("next", "▶", "Next month", head.right - DAY)):
+        button, target = Rect(bx, head.y, DAY, DAY), f"cal:{control.id}:{part}"
+        pieces.append(_popup_piece(control, RoundedBox(BUTTON_BG, 4), button, target, Semantic("button", label, None, False, True)))
+        gw = measure(glyph, "sans", BODY)
+        pieces.append(_popup_piece(control, Run(glyph, BODY, TEXT),
+                                   Rect(button.x + (DAY - gw) // 2, button.y + (DAY - lh) // 2, gw, lh), target))
+    for i, name in enumerate(WEEKDAYS):
+        nw = measure(name, "sans", 12)
+        pieces.append(_popup_piece(control, Run(name, 12, MUTED),
+                                   Rect(head.x + i * DAY + (DAY - nw) // 2, head.bottom + (DAY - lh) // 2, nw, lh), own))
+    for day in range(1, count + 1):
+        cell = lead + day - 1
+        at = Rect(head.x + (cell % 7) * DAY, head.bottom + DAY * (1 + cell // 7), DAY, DAY)
+        iso = f"{year:04d}-{month:02d}-{day:02d}"
+        on, target = iso == chosen, f"day:{control.id}:{iso}"
+        pieces.append(_popup_piece(control, RoundedBox(FOCUS if on else FIELD_BG, DAY // 2), at.inflate(-2), target,
+                                   Semantic("button", f"{day} {MONTH_NAMES[month - 1]} {year}", None, False, True),
+                                   NodeState(selected=on)))
+        label = str(day)
+        dw = measure(label, "sans", BODY)
+        pieces.append(_popup_piece(control, Run(label, BODY, FIELD_BG if on else TEXT),
+                                   Rect(at.x + (DAY - dw) // 2, at.y + (DAY - lh) // 2, dw, lh), target))
+    return tuple(pieces)
+
+
+def palette_pieces(control: Control, chosen: str) -> tuple[Piece, ...]:
+    """The :data:`~cwgym.protocol.page.PALETTE` under a colour field (role ``listbox``):
+    four rows of four swatches painted in their colours (``swatch:<id>:<i>``, role
+    ``option`` named by the colour; the ``chosen`` one selected)."""
+    rect = control.rect
+    side = 4 * CHIP + 5 * CHIP_GAP
+    box = Rect(rect.x, rect.bottom + 2, side, side)
+    pieces = [_popup_piece(control, RoundedBox(FIELD_BG, 6, BORDER, 1), box, f"el:{control.id}",
+                           Semantic("listbox", f"Colours for {control.label}"))]
+    for i, (name, hex_color) in enumerate(PALETTE):
+        at = Rect(box.x + CHIP_GAP + (i % 4) * (CHIP + CHIP_GAP), box.y + CHIP_GAP + (i // 4) * (CHIP + CHIP_GAP), CHIP, CHIP)
+        on = hex_color == chosen
+        pieces.append(_popup_piece(control, RoundedBox(_rgba(hex_color), 4, FOCUS if on else BORDER, 3 if on else 1), at,
+                                   f"swatch:{control.id}:{i}", Semantic("option", name, hex_color, False, True),
+                                   NodeState(selected=on)))
     return tuple(pieces)

@@ -1,6 +1,7 @@
 """The browser window's native widgets on the company world: a disclosure, a slider, a
 number spinner and a time field in a form the intranet serves, a modal dialog whose page
-behind is inert, and the kiosk window without chrome.
+behind is inert, the kiosk window without chrome, and a field's suggestions, a reorderable
+list, a date picker and a colour picker.
 
 Controls are found in the scene by their interaction ids and clicked where the scene's own
 hit testing says a click reaches them.
@@ -42,12 +43,22 @@ DIALOG_HTML = """<!DOCTYPE html><html lang="en"><head><title>Dialog</title></hea
 <form id="df" action="/widgets.html" method="get"><button id="yes" name="answer" value="yes">Delete</button>
 <button id="no" name="answer" value="no">Cancel</button></form></dialog></body></html>"""
 
+MORE_HTML = """<!DOCTYPE html><html lang="en"><head><title>More</title></head><body>
+<form id="mf" action="/more.html" method="get">
+<label for="city">City</label><input id="city" name="city" list="towns">
+<datalist id="towns"><option value="Paris"><option value="Prague"><option value="Oslo"></datalist>
+<ol id="rank" data-sortable name="rank" aria-label="Rank"><li>Apples</li><li>Bananas</li><li>Cherries</li></ol>
+<label for="when">When</label><input id="when" type="date" name="when">
+<label for="paint">Paint</label><input id="paint" type="color" name="paint">
+<button id="send" type="submit">Send</button>
+</form></body></html>"""
+
 
 @pytest.fixture
 def env():
     d = load_world("company")
     files = next(s for s in d["services"] if s["id"] == "intranet")["initial_state"]["files"]
-    files["/widgets.html"], files["/dialog.html"] = WIDGETS_HTML, DIALOG_HTML
+    files["/widgets.html"], files["/dialog.html"], files["/more.html"] = WIDGETS_HTML, DIALOG_HTML, MORE_HTML
     config = EnvironmentConfig.desktop("maya", [M]).to_plain()
     config["actions"] = sorted({*config["actions"], "browser.v1"})
     config["observations"] = sorted({*config["observations"], "browser.v1"})
@@ -177,3 +188,89 @@ def test_a_kiosk_window_has_no_chrome_but_keeps_its_keys(env, monkeypatch):
     assert channel(env)["url"] == BASE + "/dialog.html"
     key(env, "Ctrl+t")
     assert len(next(w for w in env.scene(W, H)["windows"] if w["id"] == 0)["tabs"]) == 2
+
+
+def query(env) -> list[tuple[str, str]]:
+    return parse_qsl(urlsplit(channel(env)["url"]).query, keep_blank_values=True)
+
+
+def test_suggestions_drop_down_as_a_field_is_typed_into(env):
+    browse(env, "/more.html")
+    assert element(env, "el:city")["role"] == "combobox"
+    assert click(env, "el:city")["success"] and at(env, "sug:city:0") is None  # nothing typed yet
+    assert act(env, "keyboard.v1", "type", text="p")["success"]
+    assert element(env, "sug:city:0")["label"] == "Paris" and element(env, "sug:city:1")["label"] == "Prague"
+    assert at(env, "sug:city:2") is None and element(env, "el:city")["expanded"] is True
+    assert click(env, "sug:city:1")["success"]
+    assert channel(env)["fields"]["city"] == "Prague" and at(env, "sug:city:0") is None
+    assert channel(env)["url"] == BASE + "/more.html"  # picking does not submit
+    key(env, "Backspace", "Backspace", "Backspace", "Backspace")  # "Pr"
+    key(env, "ArrowDown")
+    assert element(env, "sug:city:0")["selected"] is True
+    key(env, "Enter")
+    assert channel(env)["fields"]["city"] == "Prague" and channel(env)["url"] == BASE + "/more.html"
+    assert act(env, "keyboard.v1", "type", text="x")["success"] and at(env, "sug:city:0") is None  # no match
+    key(env, "Backspace", "Backspace")
+    assert at(env, "sug:city:0") is not None
+    key(env, "Escape")
+    assert at(env, "sug:city:0") is None
+
+
+def test_a_sortable_list_reorders_by_drag_and_by_keys(env):
+    browse(env, "/more.html")
+    assert element(env, "el:rank")["role"] == "listbox" and element(env, "row:rank:0")["label"] == "Apples"
+    x, y = at(env, "row:rank:0")
+    _, y2 = at(env, "row:rank:2")
+    for op, py in (("down", y), ("move", y + 20), ("up", y2)):
+        assert act(env, "pointer.v1", op, x=x, y=py, width=W, height=H)["success"], op
+    assert channel(env)["fields"]["rank"] == "Bananas\nCherries\nApples"
+    assert element(env, "row:rank:2")["label"] == "Apples" and element(env, "row:rank:2")["focused"] is True
+    key(env, "Alt+ArrowUp", "Alt+ArrowUp")
+    assert channel(env)["fields"]["rank"] == "Apples\nBananas\nCherries"
+    key(env, "ArrowDown", "Alt+ArrowDown")
+    assert channel(env)["fields"]["rank"] == "Apples\nCherries\nBananas"
+    refused = act(env, "browser.v1", "fill", id="rank", value="Apples\nBananas")
+    assert not refused["success"] and refused["error"]["code"] == "invalid"
+    assert act(env, "browser.v1", "fill", id="rank", value="Cherries\nBananas\nApples")["success"]
+    assert element(env, "row:rank:0")["label"] == "Cherries"
+    assert click(env, "el:send")["success"]
+    assert [v for k, v in query(env) if k == "rank"] == ["Cherries", "Bananas", "Apples"]
+
+
+def test_a_date_picker_opens_at_the_world_date_and_picks_a_day(env):
+    browse(env, "/more.html")
+    assert click(env, "el:when:calendar")["success"]
+    assert element(env, "el:when")["expanded"] is True
+    assert at(env, "day:when:2026-09-17") is not None  # the world's clock reads 17 September 2026
+    assert click(env, "cal:when:next")["success"]
+    assert element(env, "day:when:2026-10-14")["label"] == "14 October 2026"
+    assert click(env, "day:when:2026-10-14")["success"]
+    assert channel(env)["fields"]["when"] == "2026-10-14" and at(env, "day:when:2026-10-01") is None
+    assert click(env, "el:when:calendar")["success"]  # opens at the field's month
+    assert element(env, "day:when:2026-10-14")["selected"] is True
+    key(env, "PageUp")
+    assert at(env, "day:when:2026-09-30") is not None
+    key(env, "Escape")
+    assert at(env, "day:when:2026-09-30") is None
+    for _ in range(10):
+        key(env, "Backspace")
+    assert act(env, "keyboard.v1", "type", text="2027-01-05")["success"]  # typing still works
+    assert not act(env, "browser.v1", "fill", id="when", value="2027-02-30")["success"]
+    assert click(env, "el:send")["success"] and ("when", "2027-01-05") in query(env)
+
+
+def test_a_colour_picker_offers_the_named_palette(env):
+    browse(env, "/more.html")
+    assert (element(env, "el:paint")["role"], element(env, "el:paint")["value"]) == ("button", "#000000")
+    assert click(env, "el:paint")["success"]
+    assert element(env, "swatch:paint:15")["label"] == "teal"
+    assert click(env, "swatch:paint:15")["success"]
+    assert channel(env)["fields"]["paint"] == "#008080" and at(env, "swatch:paint:0") is None
+    key(env, "Enter")  # the palette again, and the arrows through it
+    key(env, "ArrowLeft", "ArrowUp")
+    assert channel(env)["fields"]["paint"] == "#808080"
+    assert not act(env, "keyboard.v1", "type", text="red")["success"]
+    key(env, "Escape")
+    assert at(env, "swatch:paint:0") is None
+    assert act(env, "browser.v1", "fill", id="paint", value="#FFA500")["success"]
+    assert click(env, "el:send")["success"] and ("paint", "#ffa500") in query(env)

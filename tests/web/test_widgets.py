@@ -1,5 +1,5 @@
-"""The page model's native widgets without a window: disclosures, dialogs, sliders and
-number and time fields — their HTML both ways, the values they take, their layout, and the
+"""The page model's native widgets without a window: disclosures, dialogs, sliders,
+number and time fields, suggestions, reorderable lists, and date and colour pickers — their HTML both ways, the values they take, their layout, and the
 engine's fill, click and submit through :mod:`cwgym.apps._browser_model`."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 from cwgym.apps import _browser_model as widgets
 from cwgym.protocol.html_reader import check_html, parse_html
 from cwgym.protocol.page import (
+    PALETTE,
     Button,
     Details,
     Dialog,
@@ -19,18 +20,30 @@ from cwgym.protocol.page import (
     Link,
     Page,
     Range,
+    SortList,
     Text,
     assign_ids,
+    color_value,
+    date_parts,
     page_json,
     projection,
     range_value,
     stepped,
+    suggestion_matches,
     to_html,
     value_problem,
 )
 from cwgym.web import engine
 from cwgym.web.engine import EngineError
-from cwgym.web.layout import control_pieces, layout_page, slider_value_at
+from cwgym.web.layout import (
+    calendar_pieces,
+    control_pieces,
+    layout_page,
+    palette_pieces,
+    slider_value_at,
+    sort_row_at,
+    suggestion_pieces,
+)
 
 PAGE = assign_ids(Page("Widgets", (
     Details(summary="More options", children=(Link("Hidden link", "/x", id="deep"),), id="more"),
@@ -174,3 +187,114 @@ def test_the_page_behind_a_dialog_is_inert():
     b = widgets.click(b, "yes", server)
     assert server.requests[-1] == ("GET", "http://site.test/answer?a=yes")
     assert projection(b.page())["title"] == "Done"
+
+
+# -- suggestions, reorderable lists, date and colour fields -----------------------------------
+
+CITIES = (*(f"Par{c}" for c in "abcdefghij"), "Prague", "Oslo")
+MORE = assign_ids(Page("More widgets", (
+    Form(action="/more", method="GET", id="m", children=(
+        Input(name="city", label="City", suggestions=CITIES, id="city"),
+        SortList(name="rank", items=("Apples", "Bananas", "Cherries"), label="Rank them", id="rank"),
+        Input(name="when", label="When", type="date", id="when"),
+        Input(name="paint", label="Paint", type="color", id="paint"),
+        Button("Go", id="mgo"),
+    )),
+)))
+
+
+def test_new_widgets_round_trip_through_html():
+    html = to_html(MORE)
+    check_html(html, "more.html")
+    assert '<input id="city" type="text" name="city" list="city-list"><datalist id="city-list">' in html
+    assert '<ol id="rank" data-sortable name="rank" aria-label="Rank them">' in html
+    assert parse_html(html, "http://x/") == MORE
+
+
+def test_any_html_reads_datalists_sortable_lists_and_colours():
+    html = ("<body><label>City <input list=towns name=c></label>"
+            "<datalist id=towns><option value=Oslo><option>Bergen</option><option value=''></datalist>"
+            "<ol data-sortable name=n aria-label=' Order '><li>one <b>1</b></li><li>two</li></ol>"
+            "<input type=color name=k value=#FF0000><input type=date name=d></body>")
+    check_html(html, "page.html")
+    c, n, k, d = parse_html(html, "http://x/").elements
+    assert (c.label, c.suggestions) == ("City", ("Oslo", "Bergen"))
+    assert n == SortList(name="n", items=("one 1", "two"), label="Order")
+    assert (k.type, color_value(k), d.type) == ("color", "#ff0000", "date")
+
+
+def test_suggestions_dates_colours_and_orders_take_what_html_does():
+    city = MORE.elements[0].children[0]
+    assert suggestion_matches(city, "") == () and suggestion_matches(city, "pr") == ("Prague",)
+    assert suggestion_matches(city, "PAR") == tuple(f"Par{c}" for c in "abcdefgh")  # at most 8
+    when = Input(name="d", type="date")
+    assert date_parts("2026-02-28") == (2026, 2, 28) and date_parts("2026-02-29") is None
+    assert value_problem(when, "2028-02-29") is None and value_problem(when, "") is None
+    assert "YYYY-MM-DD" in value_problem(when, "14/03/2026")
+    paint = Input(name="p", type="color")
+    assert color_value(paint) == "#000000" and value_problem(paint, "#00FF00") is None and value_problem(paint, "red")
+    rank = MORE.elements[0].children[1]
+    assert value_problem(rank, "Cherries\nApples\nBananas") is None
+    assert "permutation" in value_problem(rank, "Cherries\nApples")
+    assert len(PALETTE) == 16 and dict(PALETTE)["teal"] == "#008080"
+
+
+def test_layout_of_the_new_widgets_and_their_popups():
+    layout = layout_page(MORE, 800)
+    rank = layout.control("rank")
+    element = MORE.elements[0].children[1]
+    assert rank.kind == "sortlist" and rank.rect.height == 3 * 28 + 2
+    pieces, _ = control_pieces(rank, element, "Bananas\nApples\nCherries", focused=True, caret=1)
+    rows = [p for p in pieces if p.semantic is not None and p.semantic.role == "option"]
+    assert [r.semantic.label for r in rows] == ["Bananas", "Apples", "Cherries"]
+    assert [r.element for r in rows] == ["rank:0", "rank:1", "rank:2"] and rows[1].state.selected is True
+    assert sort_row_at(rank, element, rows[2].rect.y + 3) == 2 and sort_row_at(rank, element, rank.rect.bottom + 90) == 2
+    with pytest.raises(ValueError):
+        control_pieces(rank, element, "Bananas", focused=False, caret=None)
+    when = layout.control("when")
+    pieces, _ = control_pieces(when, MORE.elements[0].children[2], "", focused=False, caret=None, expanded=True)
+    assert pieces[0].state.expanded is True and "when:calendar" in {p.element for p in pieces}
+    month = calendar_pieces(when, 2026, 3, "2026-03-14")
+    days = [p for p in month if p.element.startswith("day:") and p.semantic is not None]
+    assert len(days) == 31 and days[13].semantic.label == "14 March 2026" and days[13].state.selected is True
+    assert days[0].element == "day:when:2026-03-01" and days[0].rect.x == days[7].rect.x > days[1].rect.x  # a Sunday
+    assert {p.element for p in month} >= {"cal:when:prev", "cal:when:next"} and month[0].semantic.label == "March 2026"
+    paint = layout.control("paint")
+    assert paint.kind == "color"
+    pieces, _ = control_pieces(paint, MORE.elements[0].children[3], "#008080", focused=False, caret=None)
+    assert (pieces[0].semantic.role, pieces[0].semantic.value) == ("button", "#008080")
+    swatches = [p for p in palette_pieces(paint, "#008080") if p.element.startswith("swatch:")]
+    assert [s.semantic.label for s in swatches] == [n for n, _ in PALETTE]
+    assert swatches[15].primitive.color == (0, 128, 128, 255) and swatches[15].state.selected is True
+    city = layout.control("city")
+    pieces, _ = control_pieces(city, MORE.elements[0].children[0], "Pr", focused=True, caret=None)
+    assert pieces[0].semantic.role == "combobox"
+    listed = suggestion_pieces(city, ("Prague",), 0)
+    assert listed[1].element == "sug:city:0" and listed[1].state.selected is True and listed[1].rect.y > city.rect.bottom
+
+
+def test_orders_and_colours_fill_and_submit():
+    b, server = _open(MORE)
+    with pytest.raises(EngineError) as bad:
+        widgets.fill(b, "rank", "Cherries\nApples")
+    assert bad.value.code == "invalid"
+    b = widgets.fill(b, "rank", "Cherries\nApples\nBananas")
+    assert widgets.shown(b).elements[0].children[1].items == ("Cherries", "Apples", "Bananas")
+    assert widgets.laid_out(b).elements[0].children[1].items[0] == "Cherries"
+    with pytest.raises(EngineError):
+        widgets.fill(b, "paint", "teal")
+    with pytest.raises(EngineError):
+        widgets.fill(b, "when", "2026-13-01")
+    b = widgets.fill(widgets.fill(b, "paint", "#00FFFF"), "when", "2026-03-14")
+    b = widgets.fill(b, "city", "Anywhere")  # suggestions are only suggestions
+    widgets.click(b, "mgo", server)
+    query = server.requests[-1][1].split("?", 1)[1]
+    assert parse_qsl(query) == [("city", "Anywhere"), ("rank", "Cherries"), ("rank", "Apples"), ("rank", "Bananas"),
+                                ("when", "2026-03-14"), ("paint", "#00ffff")]
+
+
+def test_an_untouched_colour_submits_black_and_a_list_its_own_order():
+    b, server = _open(MORE)
+    widgets.submit(b, "mgo", server)
+    assert parse_qsl(server.requests[-1][1].split("?", 1)[1], keep_blank_values=True) == [("city", ""),
+        ("rank", "Apples"), ("rank", "Bananas"), ("rank", "Cherries"), ("when", ""), ("paint", "#000000")]

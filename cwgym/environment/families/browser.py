@@ -16,9 +16,12 @@ subsystem) does, and ``key`` and ``scroll``, which need a window, are ``invalid`
 ``unsupported_operation``.
 
 Widgets: ``fill`` takes ``open`` or ``closed`` for a disclosure, a value on one of its steps
-for a slider, a number for a ``number`` field and ``HH:MM`` for a ``time`` one; ``click`` on
-a disclosure toggles it. While the page shows a dialog, the page behind it is inert: acting
-on an element there is ``invalid``.
+for a slider, a number for a ``number`` field, ``HH:MM`` for a ``time`` one, ``YYYY-MM-DD``
+(a date that exists) for a ``date`` one, ``#rrggbb`` for a ``color`` one (see
+:data:`~cwgym.protocol.page.PALETTE` for the named colours its picker offers), any text for
+a field with suggestions, and a reorderable list's items in their new order joined by
+``"\n"`` (a permutation of them); ``click`` on a disclosure toggles it. While the page
+shows a dialog, the page behind it is inert: acting on an element there is ``invalid``.
 
 Refusals: a missing or malformed field is ``invalid``; a scheme the browser will not open
 (``file:``) is ``invalid``; no such element, tab or wide row, or nothing to go back to, is
