@@ -71,3 +71,20 @@ def test_the_fix_on_its_branch_is_what_the_pull_request_says(company):
     assert 'amount.split(",")[0]' in main and 'amount.replace(",", "")' in fixed
     search = omar("curl -s 'http://search.northwind.internal/search?q=BILL-42'")
     assert "http://tracker.northwind.internal/browse/BILL-42" in search
+
+
+def test_the_shop_and_the_bank_answer_each_person_with_their_own():
+    world = World(load_world("company"))
+    omar = shell(world, "omar-ws", "omar")
+    orders = omar("curl -s -u omar:omar-nw-2026 http://shop.northwind.internal/api/orders")
+    assert '"id": "7058"' in orders and '"id": "7053"' not in orders  # 7053 is Maya's
+    maya = shell(world, "maya-ws", "maya")
+    accounts = maya("curl -s -u maya:maya-nw-2026 http://bank.northwind.internal/api/accounts")
+    assert "NW-ENG-0001" in accounts and "NW-OPS-0001" not in accounts
+
+
+def test_both_workstations_have_a_desktop(company):
+    assert company["metadata"]["desktop_themes"] == {"maya-ws": "ubuntu", "omar-ws": "ubuntu"}
+    world = World(company)
+    for machine in ("maya-ws", "omar-ws"):
+        assert world.runtime.machine_theme(machine) is not None, machine
