@@ -23,9 +23,11 @@ key                        meaning
 
 An entry that cannot start (unknown or uninstalled application, a refused argument,
 malformed bounds) opens nothing and is reported, as a desktop logs a failed autostart and
-carries on; the others still open. Procedures use one-shot autostart files to lay out a
-desktop before an episode (a window at a seeded place, a document already open) without
-opening it again at every later login of the same world.
+carries on; the others still open. On a kiosk theme (``Theme.kiosk``) the window opens
+full-screen whatever ``X-Cwgym-Bounds`` and ``X-Cwgym-Minimized`` say, and the file is
+reported with an error saying they were not applied. Procedures use one-shot autostart
+files to lay out a desktop before an episode (a window at a seeded place, a document
+already open) without opening it again at every later login of the same world.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ __all__ = ["AUTOSTART_DIR", "AutostartEntry", "Started", "parse_entry", "run_aut
 AUTOSTART_DIR = ".config/autostart"
 _GROUP = "[Desktop Entry]"
 _TRUE = frozenset({"true", "1", "yes"})
+_KIOSK_UNAPPLIED = "X-Cwgym-Bounds and X-Cwgym-Minimized do not apply on a kiosk: the window fills the screen"
 
 
 class AutostartEntry(NamedTuple):
@@ -140,17 +143,20 @@ def run_autostart(seat: SeatLike) -> list[Started]:
             started.append(Started(name, error=exc.error.reason or exc.error.code))
             continue
         win = seat.desk.windows[wid]
-        if entry.bounds is not None:
+        kiosk = seat.theme is not None and seat.theme.kiosk
+        if entry.bounds is not None and not kiosk:
             win.set_bounds(*entry.bounds)
         if entry.maximized:
             wm.maximize(seat.desk, seat.theme, win)
-        if entry.minimized:
+        if entry.minimized and not kiosk:
             wm.minimize(seat.desk, win)
+        unapplied = kiosk and (entry.bounds is not None or entry.minimized)
         if entry.once:
             try:
                 ufs.unlink(f"{folder}/{name}", "/")
             except FsError as exc:
                 started.append(Started(name, window=wid, error=str(exc)))
                 continue
-        started.append(Started(name, window=wid, once=entry.once))
+        # on a kiosk the window is open, full-screen, and the journal says what was not done
+        started.append(Started(name, window=wid, error=_KIOSK_UNAPPLIED if unapplied else None, once=entry.once))
     return started

@@ -25,6 +25,10 @@ both reach the same handler. Targets (the theme paints them):
                            ``focus``, ``drag`` and ``resize:<edge>`` (focus only
                            without a pointer), ``content:<target>`` (the application)
 ========================  =====================================================
+
+A kiosk theme (``Theme.kiosk``) paints none of these but the application's content: there,
+``shell:`` targets and window targets other than ``focus`` and ``content:<target>`` are
+``unknown_shell_target``, no context panel opens, and every window is born maximized.
 """
 
 from __future__ import annotations
@@ -178,6 +182,7 @@ def launch(seat: SeatLike, kind: Any, argument: Any = None) -> int:
     desk = seat.desk
     bounds = seat.theme.place(app.default_size, len(desk.windows))
     win = Window(desk.next_id, app_id, (bounds.x, bounds.y, bounds.width, bounds.height))
+    win.maximized = seat.theme.kiosk  # a kiosk's windows fill the screen from the start
     try:
         state = app.create(seat.app_context(win), argument)
     except AppError:
@@ -266,7 +271,10 @@ def switcher_commit(seat: SeatLike) -> None:
 
 
 def open_context(seat: SeatLike, x: int, y: int, subject: dict[str, Any]) -> None:
-    """Open the context panel at ``(x, y)`` (native pixels) for a desktop, icon or window."""
+    """Open the context panel at ``(x, y)`` (native pixels) for a desktop, icon or window
+    (a kiosk has none: nothing opens)."""
+    if seat.theme.kiosk:
+        return
     kind = subject["type"]
     if kind == "window":
         win = seat.desk.windows[subject["window"]]
@@ -468,6 +476,8 @@ def activate(
     if "application.v1" not in seat.actions:
         raise ActionError(errors.DENIED, errors.APPLICATION_FAMILY_REQUIRED)
     seat.require_shell()
+    if seat.theme.kiosk:  # a kiosk paints no shell control
+        raise _unknown()
     head, _, rest = target[6:].partition(":")
     if head == "launch" and rest:
         if not _known(seat, rest) or rest not in set(installed(seat)):
@@ -519,6 +529,8 @@ def _window_target(seat: SeatLike, target: str, point: tuple[int, int] | None, m
     if win is None:
         raise _unknown()
     op = parts[2]
+    if seat.theme.kiosk and op not in ("focus", "content"):  # no frame, buttons or grips
+        raise _unknown()
     wm.focus(desk, win)
     if op == "close":
         seat.close(win)  # the application may keep it open (unsaved changes)

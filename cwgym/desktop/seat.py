@@ -186,6 +186,13 @@ class Seat:
         if not self.shell:
             raise ActionError(errors.INVALID, errors.NO_DESKTOP_SHELL)
 
+    def require_window_manager(self) -> None:
+        """Refuse with ``unsupported_operation`` on a kiosk (``Theme.kiosk``), whose windows
+        stay full-screen and which has no desktop, app grid or switcher to show."""
+        self.require_shell()
+        if self.theme.kiosk:
+            raise ActionError(errors.INVALID, errors.UNSUPPORTED_OPERATION)
+
     def shell_view(self) -> ShellView:
         return launcher.shell_view(self)
 
@@ -208,17 +215,17 @@ class Seat:
 
     def home(self) -> None:
         """Show the desktop (``application.v1 home``): close panels, minimize every window."""
-        self.require_shell()
+        self.require_window_manager()
         launcher.home(self)
 
     def open_launcher(self) -> None:
         """Open the app grid (``application.v1 launcher``); already open, it stays open."""
-        self.require_shell()
+        self.require_window_manager()
         launcher.toggle_launcher(self, open_only=True)
 
     def step_switcher(self) -> None:
         """Open the window switcher, or move its selection on (``application.v1 switcher``)."""
-        self.require_shell()
+        self.require_window_manager()
         launcher.switcher_step(self)
 
     def pointer(self, op: str, payload: dict) -> Any:

@@ -18,6 +18,7 @@ functions of the page.
 
 from __future__ import annotations
 
+import calendar
 import re
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -25,8 +26,6 @@ from html import escape
 from typing import Literal, Union
 
 import msgspec
-
-from cwgym.kernel.calendar import days_in_month
 
 __all__ = [
     "PALETTE",
@@ -359,7 +358,7 @@ def date_parts(text: str) -> tuple[int, int, int] | None:
     if match is None:
         return None
     year, month, day = (int(g) for g in match.groups())
-    if not (year >= 1 and 1 <= month <= 12 and 1 <= day <= days_in_month(year, month)):
+    if not (year >= 1 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]):
         return None
     return year, month, day
 

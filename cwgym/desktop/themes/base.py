@@ -115,6 +115,11 @@ class Theme:
             the focused window when its application does not take the key.
         wallpaper: what fills the screen under everything (a primitive).
         fonts: role (:data:`FONT_ROLES`) -> the text layer's font key the shell paints it in.
+        kiosk: a single-purpose screen (:mod:`cwgym.desktop.themes.kiosk`): every window
+            fills the screen with no decoration, the window manager neither moves,
+            resizes, minimizes nor restores one, there are no shell panels, and
+            applications show no chrome of their own (the browser hides its tab strip and
+            toolbar).
 
     The application icons are the theme's too (:meth:`icon`): the default is the vector
     tile set of :mod:`cwgym.desktop.icons`, which a theme may replace with its own.
@@ -133,6 +138,7 @@ class Theme:
     window_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
     wallpaper: Primitive = AssetImage("wallpaper")
     fonts: ClassVar[dict[str, str]] = {"ui": "sans", "ui-bold": "sans-bold"}
+    kiosk = False
 
     # -- behaviour ----------------------------------------------------------------------
     def clock_text(self, unix_seconds: int) -> str:

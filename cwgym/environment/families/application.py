@@ -11,6 +11,10 @@ a desktop theme this engine has); without one it is ``invalid``/``no_desktop_she
 | ``minimize``, ``maximize``, ``restore`` | ``{window?}`` (default: the focused one) | ``null`` |
 | ``home``, ``launcher``, ``switcher`` | ``{}`` | ``null`` |
 | ``shell`` | ``{target}`` | what a click on that control returns |
+
+On a kiosk theme (``Theme.kiosk``) ``minimize``, ``restore``, ``home``, ``launcher`` and
+``switcher`` are ``invalid``/``unsupported_operation`` and ``maximize`` changes nothing:
+every window fills the screen.
 """
 
 from __future__ import annotations
@@ -68,7 +72,9 @@ class ApplicationFamily:
         seat.close(_window(seat, payload))
 
     def _op_minimize(self, seat: Seat, payload: dict[str, Any]) -> Any:
-        wm.minimize(seat.desk, _window(seat, payload, default_focused=True))
+        win = _window(seat, payload, default_focused=True)
+        seat.require_window_manager()  # a kiosk keeps every window on screen
+        wm.minimize(seat.desk, win)
 
     def _op_maximize(self, seat: Seat, payload: dict[str, Any]) -> Any:
         win = _window(seat, payload, default_focused=True)
@@ -77,6 +83,7 @@ class ApplicationFamily:
 
     def _op_restore(self, seat: Seat, payload: dict[str, Any]) -> Any:
         win = _window(seat, payload, default_focused=True)
+        seat.require_window_manager()
         wm.restore(seat.desk, win)
 
     def _op_home(self, seat: Seat, payload: dict[str, Any]) -> Any:

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.apps import _browser_model as widgets
-from cwgym.apps._browser_model import browser_of
+from cwgym.apps._browser_model import browser_of, shown
+from cwgym.apps._browser_model import click as click_element
+from cwgym.apps._browser_model import fill as fill_element
+from cwgym.apps._browser_model import submit as submit_form
 from cwgym.desktop import wm
 from cwgym.desktop.catalogue import canonical_id
 from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
@@ -86,11 +88,11 @@ def apply(b: engine.Browser, op: str, payload: dict[str, Any], request_fn: engin
     if op == "close_tab":
         return engine.close_tab(b, _tab(payload))
     if op == "fill":
-        return widgets.fill(b, _text(payload, "id"), _text(payload, "value"))
+        return fill_element(b, _text(payload, "id"), _text(payload, "value"))
     if op == "click":
-        return widgets.click(b, _text(payload, "id"), request_fn)
+        return click_element(b, _text(payload, "id"), request_fn)
     if op == "submit":
-        return widgets.submit(b, _text(payload, "id"), request_fn)
+        return submit_form(b, _text(payload, "id"), request_fn)
     raise invalid()
 
 
@@ -115,7 +117,7 @@ class BrowserFamily:
             raise errors.ActionError(errors.NOT_FOUND if exc.code == "not_found" else errors.INVALID) from None
         browsers.put(machine, b)
         ctx.journal("browser.page", {"op": op, "url": b.url, "title": b.page().title})
-        return projection(widgets.shown(b))
+        return projection(shown(b))
 
 
 # -- on a desktop: the browser window -------------------------------------------------------
@@ -159,7 +161,7 @@ def _in_window(ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
         return projection(engine.BLANK)
     b = browser_of(win.state)
     ctx.journal("browser.page", {"op": op, "url": b.url, "title": b.page().title, "window": win.id})
-    return projection(widgets.shown(b))
+    return projection(shown(b))
 
 
 def _scroll_payload(payload: dict[str, Any]) -> tuple[str | None, int]:
