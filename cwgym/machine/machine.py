@@ -15,7 +15,15 @@ from cwgym.kernel.clock import Clock
 from cwgym.kernel.digest import value_digest
 from cwgym.machine.context import CommandResult
 from cwgym.machine.etc import HOSTS, RESOLV_CONF, hosts_text, resolv_conf_text
-from cwgym.machine.filesystem import DIR, NULLDEV, Credentials, Filesystem, FsFrozen, UserFS
+from cwgym.machine.filesystem import (
+    DIR,
+    NULLDEV,
+    Credentials,
+    Filesystem,
+    FsError,
+    FsFrozen,
+    UserFS,
+)
 from cwgym.machine.processes import Process, ProcessTable
 from cwgym.machine.shell.state import ShellState
 from cwgym.machine.users import FIRST_UID, User, group_text, passwd_text, users_for
@@ -171,9 +179,18 @@ class Machine:
     def first_login(self) -> list[str]:
         """Create the desktop folders a first graphical login makes; returns those made."""
         made = []
+        fs = self.fs
+        try:  # the home, looked up once: every reset of an RL episode logs in afresh
+            home = fs.resolve(self.home)
+        except FsError:
+            home = None
         for folder in FIRST_LOGIN_FOLDERS:
             path = f"{self.home}/{folder}"
-            if not self.fs.exists(path):
+            if home is not None and fs.inode(home).kind == DIR:
+                if fs.child(fs.inode(home), folder) is None:
+                    fs.makedirs(path, FIRST_UID, FIRST_UID)
+                    made.append(path)
+            elif not fs.exists(path):
                 self._makedirs_owned(path, True)
                 made.append(path)
         return made
