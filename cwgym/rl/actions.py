@@ -366,7 +366,7 @@ class TypeTokenCodec(ActionCodec):
     def decode_index(self, index: int | None, ctx: DecodeContext) -> Decoded:
         if index is None:
             return refused("malformed_action")
-        if index >= len(ctx.vocabulary):
+        if index >= len(ctx.vocabulary) or not ctx.vocabulary[index]:
             return refused("not_in_vocabulary")
         return Decoded([{"family": "keyboard.v1", "op": "type", "machine": ctx.machine, "payload": {"text": ctx.vocabulary[index]}}])
 
@@ -515,7 +515,7 @@ def _part(name: str, config: TaskConfig) -> ActionCodec:
     if name == "keys":
         return KeysCodec(config.keys if config.keys is not None else DEFAULT_KEYS)
     if name == "type-token":
-        return TypeTokenCodec(config.vocabulary)
+        return TypeTokenCodec(config.vocabulary + len(config.characters))
     if name == "shell-tokens":
         return ShellTokensCodec(config.command_tokens, config.vocabulary)
     if name == "done":

@@ -48,6 +48,9 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         grid, pointer_ops, wheel_delta: the pointer presets.
         keys, vocabulary: the key set of ``keys`` (``None``: the default set) and the
             number of ``type-token`` slots.
+        characters: single characters ``type-token`` offers after the vocabulary's slots
+            (so text the instruction does not spell, a sum or a word read off the page, can
+            be typed one character at a time).
         families: what the ``envelopes`` interface accepts (``None``: every granted family).
         combine: how ``a+b`` interfaces combine: ``flat`` (one ``Discrete``) or ``oneof``.
         command_tokens: the words of one ``shell-tokens`` command.
@@ -81,6 +84,7 @@ class TaskConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     wheel_delta: int = 120
     keys: list[str] | None = None
     vocabulary: int = 48
+    characters: str = ""
     families: list[str] | None = None
     combine: Literal["flat", "oneof"] = "flat"
     command_tokens: int = 8
@@ -182,5 +186,7 @@ def _check(c: TaskConfig) -> None:
          "elements, text_length, tokens and vocabulary must be at least 1 (token_vocab at least 2)")
     need(len(c.grid) == 2 and all(g >= 1 for g in c.grid), f"grid must be [columns, rows], got {c.grid}")
     need(c.wheel_delta >= 1, "wheel_delta must be at least 1")
+    need(len(set(c.characters)) == len(c.characters) and len(c.characters) <= 256,
+         f"characters must be at most 256 distinct characters, got {c.characters!r}")
     need(1 <= c.command_tokens <= 64, f"command_tokens must be 1..64, got {c.command_tokens}")
     need(bool(c.obs), "obs must name at least one observation key")

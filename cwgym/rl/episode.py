@@ -25,7 +25,7 @@ from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import TaskConfig
 from cwgym.rl.elements import ElementTable, click_point, element_table
 from cwgym.rl.rewards import Reward, reward_model
-from cwgym.rl.text import tokens, vocabulary
+from cwgym.rl.text import tokens, typing_vocabulary
 from cwgym.rl.verifier import check
 
 __all__ = ["Episode", "instance_seed", "verification_info"]
@@ -95,7 +95,7 @@ class Episode:
         self._machine = None
         self.channels = self.actor.observe()["channels"]
         if self.blueprint.actions.needs_vocabulary:
-            self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+            self.ctx.vocabulary = typing_vocabulary(self.instance.instruction, self.config.vocabulary, self.config.characters)
         self.words = frozenset(tokens(self.instance.instruction))
         self.verification = self._verify(fresh=True)
         self.reward.start(self.verification, world, self.instance, self.blueprint.machine)
@@ -231,7 +231,7 @@ class Episode:
         self._machine = None
         self.reward.__dict__.update(state["reward"])
         if self.blueprint.actions.needs_vocabulary:
-            self.ctx.vocabulary = vocabulary(self.instance.instruction, self.config.vocabulary)
+            self.ctx.vocabulary = typing_vocabulary(self.instance.instruction, self.config.vocabulary, self.config.characters)
         self.words = frozenset(tokens(self.instance.instruction))
         self.verification = self._verify(fresh=True)
         self._look()

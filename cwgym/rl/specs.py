@@ -21,7 +21,7 @@ Each entry is ``defaults`` updated by the entry: ``name`` (the id is
 ``cwgym/<name>-v<version>``), ``version`` (0), ``title`` (the procedure's title by
 default), ``max_episode_steps``, and the keyword arguments of
 :class:`~cwgym.rl.config.TaskConfig`. An entry with ``procedures`` stands for one env per
-library procedure it selects (``domains``, ``exclude_domains``, and ``tool_families``: only
+library procedure it selects (``domains``, ``exclude_domains``, ``exclude`` (ids left out), and ``tool_families``: only
 procedures whose tool calls use nothing else), in id order, with ``{procedure}`` in its
 name replaced by the procedure id; ``"actions": "tool-families"`` grants each the families
 its tool calls use. Entries must agree on nothing but their ids being distinct.
@@ -91,14 +91,20 @@ def _expand(raw: dict[str, Any], where: str, library: list[Any]) -> list[dict[st
     selector = raw.get("procedures")
     if selector is None:
         return [raw]
-    if not isinstance(selector, dict) or set(selector) - {"domains", "exclude_domains", "tool_families"}:
-        raise SpecError(f"{where}: 'procedures' takes domains, exclude_domains and tool_families")
+    if not isinstance(selector, dict) or set(selector) - {"domains", "exclude_domains", "exclude", "tool_families"}:
+        raise SpecError(f"{where}: 'procedures' takes domains, exclude_domains, exclude and tool_families")
     domains = selector.get("domains")
     excluded = set(selector.get("exclude_domains") or ())
+    left_out = set(selector.get("exclude") or ())
+    unknown = sorted(left_out - {p.id for p in library})
+    if unknown:
+        raise SpecError(f"{where}: 'procedures.exclude' names no library procedure: {', '.join(unknown)}")
     allowed = selector.get("tool_families")
     out = []
     for procedure in library:
         if (domains is not None and procedure.domain not in domains) or procedure.domain in excluded:
+            continue
+        if procedure.id in left_out:
             continue
         families = _tool_families(procedure)
         if allowed is not None and (not families or set(families) - set(allowed)):

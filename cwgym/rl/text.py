@@ -103,6 +103,16 @@ def terminal_text(result: dict | None) -> str:
     return f"{out}[exit {result.get('exit_code')}]"
 
 
+def typing_vocabulary(instruction: str, size: int, characters: str = "") -> list[str]:
+    """``type-token``'s slots: :func:`vocabulary`, then with ``characters`` its unused slots
+    as ``""`` (refused as ``not_in_vocabulary``) and one slot per character, so a
+    character's slot is the same in every episode."""
+    words = vocabulary(instruction, size)
+    if not characters:
+        return words
+    return [*words, *[""] * (size - len(words)), *characters]
+
+
 def vocabulary(instruction: str, size: int) -> list[str]:
     """What ``type-token`` can type: ``" "`` then the instruction's distinct words.
 

@@ -42,7 +42,15 @@ def test_the_experts_screen_actions_earn_the_full_reward(env_id):
     _earns_full_reward(env_id, 1_000_003)
 
 
-@pytest.mark.parametrize("env_id", IDS, ids=short)
+@pytest.mark.parametrize("env_id", ids("web"), ids=short)
+def test_the_experts_gestures_earn_the_full_reward_on_every_web_task(env_id):
+    _earns_full_reward(env_id, 1_000_003)
+
+
+#: The web tier's one-click kinds are MiniWoB++'s: a random click finds the one button of
+#: click-test often, so a random episode's reward there is a rate (baselines/LEADERBOARD.md's
+#: random row), not a property of the env.
+@pytest.mark.parametrize("env_id", [i for i in IDS if i not in set(ids("web"))], ids=short)
 def test_random_actions_earn_nothing(env_id):
     env = gym.make(env_id)
     policy = RandomPolicy(env, seed=1)

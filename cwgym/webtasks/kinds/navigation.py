@@ -41,8 +41,8 @@ def _ids(r: TaskRandom, prefix: str, n: int) -> list[str]:
 
 def _pager(pages: int, current: int) -> Table:
     """One row of page links (the current page is plain text)."""
-    cells: list[Element] = [Text(str(p), emphasis=True, id=f"p{p}") if p == current
-                            else Link(str(p), f"{ACT}?op=page&p={p}", id=f"p{p}") for p in range(1, pages + 1)]
+    cells: list[Element] = [Text(f"Page {p}", emphasis=True, id=f"p{p}") if p == current
+                            else Link(f"Page {p}", f"{ACT}?op=page&p={p}", id=f"p{p}") for p in range(1, pages + 1)]
     return Table(rows=(tuple(cells),), id="pager")
 
 
