@@ -65,7 +65,7 @@ def test_leaderboard_suite_loads_and_is_not_an_env_suite():
     assert all(1000000 <= s < 1010000 for s in seeds)
     from cwgym.rl import load_suites
 
-    assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal", "web"}
+    assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal", "web", "workflows"}
     with pytest.raises(SuiteError, match="not a leaderboard suite"):
         load_suite("easy")  # an env suite beside it is not a leaderboard
 
