@@ -55,9 +55,16 @@ def test_a_two_machine_workflow_runs_on_two_desktops():
     assert {s.machine for s in demo.sessions} == {"maya-ws", "omar-ws"}
 
 
+def _machines(procedure) -> set[str]:
+    return {phase.machine or procedure.machine for phase in procedure.phases}
+
+
 @pytest.mark.parametrize("procedure", WORKFLOWS, ids=lambda p: p.id)
-def test_each_workflow_is_a_registered_env_that_resets(procedure):
+def test_each_one_person_workflow_is_a_registered_env_that_resets(procedure):
     env_id = f"cwgym/{procedure.id}-v0"
+    if len(_machines(procedure)) > 1:  # an env's agent has one machine: it could never finish
+        assert env_id not in gym.registry
+        return
     assert env_id in gym.registry
     env = gym.make(env_id)
     try:

@@ -37,7 +37,7 @@ def test_the_experts_gestures_through_the_rl_presets_earn_the_full_reward(env_id
     _earns_full_reward(env_id, seed)
 
 
-@pytest.mark.parametrize("env_id", ids("procedures"), ids=short)
+@pytest.mark.parametrize("env_id", ids("procedures") + ids("workflows"), ids=short)
 def test_the_experts_screen_actions_earn_the_full_reward(env_id):
     _earns_full_reward(env_id, 1_000_003)
 
