@@ -11,8 +11,10 @@ import os
 import sys
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
 
+import cwgym.rl  # noqa: F401  (registers the envs)
 from cwgym.cli.eval import SuiteError, evaluate, load_suite, suite_seeds
 from cwgym.cli.verify import verify
 
@@ -68,6 +70,15 @@ def test_leaderboard_suite_loads_and_is_not_an_env_suite():
     assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal", "web", "workflows"}
     with pytest.raises(SuiteError, match="not a leaderboard suite"):
         load_suite("easy")  # an env suite beside it is not a leaderboard
+
+
+def test_leaderboard_v1_adds_every_web_task_and_one_person_workflow_to_v0():
+    v0, v1 = load_suite("leaderboard-v0"), load_suite("leaderboard-v1")
+    ids = [t["env"] for t in v1["tasks"]]
+    assert len(ids) == len(set(ids)) and v0["tasks"] == v1["tasks"][: len(v0["tasks"])]
+    web = {i for i in gym.registry if i.startswith("cwgym/web-") and not i.endswith("-pixels-v0")}
+    workflows = {i for i in gym.registry if i.startswith("cwgym/wf-")}
+    assert len(web) >= 50 and web | workflows == set(ids) - {t["env"] for t in v0["tasks"]}
 
 
 def test_expert_scores_full_and_submission_verifies(expert_run):
