@@ -24,7 +24,7 @@ for seed in $SEEDS; do
         echo "--algo ppo --env cwgym/web-$kind-v0 --steps 50000 --seed $seed --out $RUNS/ppo-$kind-s$seed" >> "$jobs_file"
     done
     # Two to four steps (choose, then submit; open, then act): PPO after cloning the expert.
-    for kind in click-option click-checkboxes click-button-sequence click-scroll-list email-inbox-delete; do
+    for kind in click-option click-checkboxes click-button-sequence choose-list email-inbox-delete; do
         echo "--algo ppo --env cwgym/web-$kind-v0 --bc-episodes 100 --steps 100000 --seed $seed --out $RUNS/bc-ppo-$kind-s$seed" >> "$jobs_file"
     done
 done
@@ -33,7 +33,7 @@ xargs -P "$JOBS" -L 1 sh -c "$CWGYM train $COMMON \"\$@\" > /dev/null" train < "
 
 runs=""
 for name in ppo-click-test ppo-click-test-2 ppo-click-button ppo-click-link ppo-click-tab \
-            bc-ppo-click-option bc-ppo-click-checkboxes bc-ppo-click-button-sequence bc-ppo-click-scroll-list \
+            bc-ppo-click-option bc-ppo-click-checkboxes bc-ppo-click-button-sequence bc-ppo-choose-list \
             bc-ppo-email-inbox-delete; do
     for seed in $SEEDS; do runs="$runs $RUNS/$name-s$seed"; done
 done

@@ -13,9 +13,7 @@ from cwgym.protocol.page import (
     Input,
     Link,
     ListBlock,
-    Option,
     Radio,
-    Select,
     Table,
     Text,
 )
@@ -294,26 +292,6 @@ class ClickWidget(TaskKind):
         if form.get("op") not in ("button", "link"):
             raise TaskInputError("the button and the link send op=button or op=link")
         return {"picked": form["op"]}
-
-
-@register
-class ClickScrollList(TaskKind):
-    name = "click-scroll-list"
-    family = "clicking"
-    miniwob = "click-scroll-list"
-    title = "Choose from a list"
-    variation = "a list of 5-8 words in random order; which one is asked for"
-
-    def generate(self, r: TaskRandom) -> dict[str, Any]:
-        words = r.sample(WORDS, r.randint(5, 8))
-        answer = r.below(len(words))
-        return {"instruction": f'Select "{words[answer]}" from the list and click Submit.', "items": words,
-                "answer": words[answer], "answer_index": str(answer)}
-
-    def page(self, task: dict[str, Any], view: dict[str, Any]) -> list[Element]:
-        options = tuple(Option(w, w) for w in task["items"])
-        return [Form(SUBMIT, (Select("item", options, label="Items", id="list"), Button("Submit", id="submit")),
-                     id="task")]
 
 
 @register
