@@ -16,20 +16,21 @@ ALLOWED: dict[str, set[str]] = {
     "kernel": {"protocol"},
     "machine": {"kernel", "protocol"},
     "net": {"kernel", "protocol"},
-    "services": {"net", "kernel", "protocol"},
+    "webtasks": {"kernel", "protocol"},
+    "services": {"webtasks", "net", "kernel", "protocol"},
     "text": {"kernel", "protocol"},
     "scene": {"text", "kernel", "protocol"},
     "web": {"net", "scene", "text", "kernel", "protocol"},
     "desktop": {"machine", "net", "web", "scene", "text", "kernel", "protocol"},
     "apps": {"desktop", "machine", "net", "web", "scene", "text", "kernel", "protocol"},
     "render": {"scene", "text", "kernel", "protocol"},
-    "environment": {"apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol"},
-    "procedures": {"environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
-    "rl": {"procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
+    "environment": {"apps", "desktop", "render", "machine", "net", "services", "webtasks", "web", "scene", "text", "kernel", "protocol"},
+    "procedures": {"environment", "apps", "desktop", "render", "machine", "net", "services", "webtasks", "web", "scene", "text", "kernel", "protocol", "resources"},
+    "rl": {"procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "webtasks", "web", "scene", "text", "kernel", "protocol", "resources"},
     # host-side: the evaluator's process handling (host clock, subprocesses), never the simulator
     # host-side: agents that play envs (a language-model harness), above the envs they play
-    "agents": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
-    "leaderboard": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "web", "scene", "text", "kernel", "protocol", "resources"},
+    "agents": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "webtasks", "web", "scene", "text", "kernel", "protocol", "resources"},
+    "leaderboard": {"rl", "procedures", "environment", "apps", "desktop", "render", "machine", "net", "services", "webtasks", "web", "scene", "text", "kernel", "protocol", "resources"},
 }
 SIMULATOR = [layer for layer in ALLOWED if layer not in ("procedures", "rl", "agents", "leaderboard")]
 
