@@ -55,6 +55,9 @@ def table() -> str:
 
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
+    for stale in IMAGES.glob("*.png"):  # a kind that went takes its picture with it
+        if stale.stem not in TASK_KINDS:
+            stale.unlink()
     text = PAGE.read_text()
     head, _, rest = text.partition(BEGIN)
     _, _, tail = rest.partition(END)
