@@ -30,6 +30,7 @@ AGENT_INFO: dict[str, str] = {
     "step": "how many steps the episode has taken",
     "elements": "the rows of the element table (id, role, label, bounds, state) the observation's numbers stand for",
     "vocabulary": "the words the type-token actions type, by index",
+    "action_mask": "which actions can do something on the screen now, from the element table, the focus and hit testing (cwgym.rl.masks)",
 }
 #: The keys of one entry of ``outcomes`` that cross.
 OUTCOME_KEYS = ("index", "success", "value", "error")

@@ -86,13 +86,26 @@ class BatchedVectorEnv(VectorEnv):
     """What cwgym's vector envs share: text entries and infos gathered from per-env lists.
 
     A subclass sets ``_observations`` (the batch arrays, its ``Box`` entries written by the
-    envs), ``_text_keys`` and ``copy``.
+    envs), ``_text_keys`` and ``copy``. Each env's latest ``info["action_mask"]`` is kept
+    for :meth:`action_masks`.
     """
 
     metadata: ClassVar[dict[str, Any]] = METADATA
     _observations: dict[str, Any]
     _text_keys: list[str]
     copy: bool
+    _masks: np.ndarray | None = None
+
+    def action_masks(self) -> np.ndarray:
+        """Each env's action mask now, ``(num_envs, actions)`` ``bool`` (a copy): what
+        sb3-contrib's ``MaskablePPO`` asks a vector env for (see :mod:`cwgym.rl.masks`).
+
+        Raises:
+            ValueError: the interface's space is not discrete, or no env has been reset.
+        """
+        if self._masks is None:
+            raise ValueError("no action masks: reset the env first (only discrete interfaces have masks)")
+        return self._masks.copy()
 
     def _result(self, rewards: list[float], terms: list[bool], truncs: list[bool], texts: list[dict], infos: list[dict]) -> tuple:
         """A step's per-env lists as the vector API returns them."""
@@ -118,6 +131,11 @@ class BatchedVectorEnv(VectorEnv):
         for i, info in enumerate(infos):
             if info is not None:
                 out = self._add_info(out, info, i)
+                mask = info.get("action_mask")
+                if mask is not None:
+                    if self._masks is None:
+                        self._masks = np.ones((self.num_envs, len(mask)), dtype=np.bool_)
+                    self._masks[i] = mask
         return out
 
 

@@ -82,6 +82,22 @@ class ComputerEnv(gym.Env[dict, Any]):
     def close(self) -> None:
         self._renderer = None
 
+    def action_masks(self) -> np.ndarray:
+        """Which actions can do something on the screen now, one ``bool`` per action (per
+        dimension value for a ``MultiDiscrete`` space), as sb3-contrib's ``MaskablePPO``
+        asks for it; the same array as ``info["action_mask"]`` (see :mod:`cwgym.rl.masks`).
+
+        Raises:
+            ResetNeeded: before the first reset.
+            ValueError: the interface's space is not discrete (``Text``, ``Box``, ``OneOf``).
+        """
+        if self._episode.actor is None:
+            raise gym.error.ResetNeeded("reset the env before asking for its action mask")
+        mask = self._episode.action_mask()
+        if mask is None:
+            raise ValueError(f"interface {self.config.interface!r} has no action mask: its action space is {self.action_space}")
+        return mask.copy()
+
     # -- what the env exposes besides the API -----------------------------------------------
     @property
     def episode(self) -> Episode:

@@ -24,6 +24,7 @@ from cwgym.rl.actions import DecodeContext
 from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.config import TaskConfig
 from cwgym.rl.elements import ElementTable, click_point, element_table
+from cwgym.rl.masks import action_mask, mask_size
 from cwgym.rl.rewards import Reward, reward_model
 from cwgym.rl.text import tokens, typing_vocabulary
 from cwgym.rl.verifier import check
@@ -81,6 +82,8 @@ class Episode:
         self._machine: bytes | None = None  # the machine's digest after the last step
         self.reward: Reward = reward_model(self.config.reward, blueprint.footprints)
         self.needs_table = blueprint.observations.wants_table or blueprint.actions.needs_table
+        self.masked = mask_size(blueprint.actions) is not None  # a discrete interface: info["action_mask"]
+        self._mask: np.ndarray | None = None  # the mask of the screen now, made when first asked
 
     # -- reset ----------------------------------------------------------------------------
     def reset(self, seed: int) -> dict[str, Any]:
@@ -94,6 +97,7 @@ class Episode:
         self.effect_state = None
         self._machine = None
         self.channels = self.actor.observe()["channels"]
+        self._mask = None
         if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = typing_vocabulary(self.instance.instruction, self.config.vocabulary, self.config.characters)
         self.words = frozenset(tokens(self.instance.instruction))
@@ -121,6 +125,7 @@ class Episode:
                 runtime = self.world.runtime
                 typed = runtime.step(self.actor.id, decoded.envelopes)
                 self.channels = runtime.observe(runtime.session(self.actor.id))["channels"]
+                self._mask = None
                 outcomes = [clone(o.to_plain()) for o in typed]  # the agent's own copies, in info
                 for outcome in typed:
                     if outcome.effect is not None and str(outcome.effect.state) != self.effect_state:
@@ -171,6 +176,16 @@ class Episode:
             self.table = element_table(view, self.config.elements, self.config.skip_roles, self.words)
             self.ctx.table = self.table
 
+    def action_mask(self) -> np.ndarray | None:
+        """Which actions of the interface can do something now (:mod:`cwgym.rl.masks`);
+        ``None`` for an interface without a discrete space. Read-only: made once per screen."""
+        if not self.masked:
+            return None
+        if self._mask is None:
+            self._mask = action_mask(self.blueprint.actions, self)
+            self._mask.flags.writeable = False
+        return self._mask
+
     def _locate(self, interaction: str) -> tuple[int, int] | None:
         return click_point(self.world.scene(self.actor.id, self.config.width, self.config.height), interaction)
 
@@ -199,6 +214,8 @@ class Episode:
             info["elements"] = self.table.rows
         if self.blueprint.actions.needs_vocabulary:
             info["vocabulary"] = list(self.ctx.vocabulary)
+        if self.masked:
+            info["action_mask"] = self.action_mask().copy()  # each info its own array
         return info
 
     # -- pickling -------------------------------------------------------------------------
@@ -227,6 +244,7 @@ class Episode:
         self.seed = state["seed"]
         self.steps = state["steps"]
         self.channels = state["channels"]
+        self._mask = None
         self.effect_state = state["effect_state"]
         self._machine = None
         self.reward.__dict__.update(state["reward"])

@@ -28,9 +28,12 @@ SB3's ``VecEnv`` API is not Gymnasium's. :class:`Sb3VecEnv` translates:
   with SB3's ``DummyVecEnv`` over ``gymnasium.make`` envs; ``set_options`` must give every
   env the same options (a vector reset takes one ``options`` dict);
 * there are no per-env objects: ``get_attr`` returns the vector env's attribute once per
-  env, ``set_attr`` sets it on the vector env (all envs only), ``env_method`` uses
-  Gymnasium's ``call`` where the vector env has one (``SyncVectorEnv``, ``AsyncVectorEnv``)
-  and raises otherwise, ``env_is_wrapped`` is ``False`` (no env is in a ``gym.Wrapper``);
+  env (or, when the vector env lacks it, Gymnasium's per-env ``get_attr``), ``set_attr``
+  sets it on the vector env (all envs only), ``env_method`` uses Gymnasium's ``call``
+  where the vector env has one (``SyncVectorEnv``, ``AsyncVectorEnv``) and raises
+  otherwise, ``env_is_wrapped`` is ``False`` (no env is in a ``gym.Wrapper``);
+* ``env_method("action_masks")`` on cwgym's vector envs gives each env's row of
+  ``venv.action_masks()``, so sb3-contrib's ``MaskablePPO`` trains on them;
 * ``render``/``get_images`` tile the vector env's ``rgb_array`` frames.
 
 stable-baselines3 is the optional ``train`` extra: this module imports it, so nothing that
@@ -189,6 +192,9 @@ class Sb3VecEnv(VecEnv):
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        if not hasattr(self.venv, attr_name) and hasattr(self.venv, "get_attr"):  # Sync/AsyncVectorEnv: per env
+            values = self.venv.get_attr(attr_name)
+            return [values[i] for i in self._get_indices(indices)]
         value = getattr(self.venv, attr_name)  # AttributeError when missing, as has_attr expects
         return [value for _ in self._get_indices(indices)]
 
@@ -198,6 +204,9 @@ class Sb3VecEnv(VecEnv):
         setattr(self.venv, attr_name, value)
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list[Any]:
+        if method_name == "action_masks" and hasattr(self.venv, "action_masks"):  # cwgym's vector envs: batched
+            masks = self.venv.action_masks(*method_args, **method_kwargs)
+            return [masks[i] for i in self._get_indices(indices)]
         call = getattr(self.venv, "call", None)
         if call is None:
             raise NotImplementedError(f"Sb3VecEnv: {type(self.venv).__name__} has no per-env objects to call {method_name!r} on")

@@ -67,3 +67,13 @@ def rollout(env: gym.Env, seed: int, actions: list[Any]) -> list[tuple]:
 
 def same(a: Any, b: Any) -> bool:
     return data_equivalence(a, b, exact=True)
+
+
+def mask_allows(mask: np.ndarray, space: gym.spaces.Space, action: Any) -> bool:
+    """Whether an action mask (``info["action_mask"]``) lets ``action`` of ``space`` through:
+    its index for ``Discrete``, each dimension's value for ``MultiDiscrete`` (the
+    dimensions' masks concatenated, as sb3-contrib reads them)."""
+    if isinstance(space, gym.spaces.Discrete):
+        return bool(mask[int(action)])
+    offsets = np.concatenate([[0], np.cumsum(space.nvec)[:-1]])
+    return all(mask[offset + int(value)] for offset, value in zip(offsets, np.asarray(action).reshape(-1)))

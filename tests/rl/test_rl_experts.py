@@ -1,5 +1,6 @@
 """spec/004's RL task checks: the expert's recorded actions earn the full reward through
-each env's own interface, and a seeded episode of random actions earns nothing (on the
+each env's own interface (and the env's action mask never hides the expert's next action),
+and a seeded episode of random actions earns nothing (on the
 one-click desktop tasks random play succeeds in 6-10% of episodes; the seed here is one
 that does not)."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import pytest
-from rl_kit import IDS, RandomPolicy, ids, short
+from rl_kit import IDS, RandomPolicy, ids, mask_allows, short
 
 from cwgym.rl.expert import expert_rollout
 
@@ -23,6 +24,13 @@ def _earns_full_reward(env_id: str, seed: int) -> None:
     assert transitions[-1].terminated and not transitions[-1].truncated
     assert transitions[-1].info["verification"]["passed"]
     assert not any(t.terminated for t in transitions[:-1])
+    _, first = env.reset(seed=seed)
+    masks = [info.get("action_mask") for info in [first, *(t.info for t in transitions[:-1])]]
+    discrete = isinstance(env.action_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))
+    assert all(m is not None for m in masks) == discrete, "a discrete interface has a mask on every step, others none"
+    for index, (mask, transition) in enumerate(zip(masks, transitions)):
+        if mask is not None:
+            assert mask_allows(mask, env.action_space, transition.action), f"step {index}: the mask hides the expert's action {transition.action}"
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -1,0 +1,110 @@
+"""Action masks: which of a discrete interface's actions can do something on the screen now.
+
+A policy that spends most of its samples on empty element rows, covered icons and typing
+into nothing learns slowly; sb3-contrib's ``MaskablePPO`` removes such actions from the
+distribution when the env says which they are. :func:`action_mask` says it for every
+interface with a ``Discrete`` or ``MultiDiscrete`` space, from what the agent itself sees
+(its element table and its ``semantic.v1`` focus) and the same hit testing a click goes
+through, so a masked action is exactly one the env would refuse or that cannot reach a
+control:
+
+========================  ==============================================================
+part                      an entry is ``True`` when
+========================  ==============================================================
+``click-element``,        the row holds a control that is enabled and that a click at
+``double-click-element``  the env's viewport reaches (not off screen, not covered by a
+                          window, panel or menu above it)
+``type-token``            the slot holds text and a text field has the keyboard focus
+                          (``semantic.v1``'s ``focus.text_entry``)
+``keys``                  always: a key can act anywhere (shortcuts, Escape, Enter)
+``pointer`` (grid)        always: a point is a point
+``done``                  always
+``shell-tokens``          per word slot: nothing, a shell word, or a vocabulary slot
+                          that holds a word
+========================  ==============================================================
+
+The mask of a flat combination is its parts' masks one after another, in the order of the
+action indices; a ``MultiDiscrete`` space's mask is its dimensions' masks concatenated, as
+``MaskablePPO`` expects. ``Text``, ``Box`` and ``OneOf`` interfaces have no mask
+(:func:`action_mask` returns ``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cwgym.rl.actions import (
+    SHELL_WORDS,
+    ActionCodec,
+    ClickElementCodec,
+    DoneCodec,
+    FlatCodec,
+    KeysCodec,
+    PointerGridCodec,
+    ShellTokensCodec,
+    TypeTokenCodec,
+)
+
+if TYPE_CHECKING:
+    from cwgym.rl.episode import Episode
+    from cwgym.scene import Scene
+
+__all__ = ["action_mask", "mask_size", "reachable_rows"]
+
+
+def mask_size(codec: ActionCodec) -> int | None:
+    """The length of ``codec``'s mask, ``None`` when its space has none."""
+    if isinstance(codec, (PointerGridCodec, ShellTokensCodec)):  # MultiDiscrete: the dimensions' masks
+        return int(np.sum(codec.space.nvec))
+    return codec.size  # Discrete interfaces and flat combinations; None for the rest
+
+
+def action_mask(codec: ActionCodec, episode: Episode) -> np.ndarray | None:
+    """The mask of ``codec``'s actions on ``episode``'s screen now (see the module docstring)."""
+    if mask_size(codec) is None:
+        return None
+    if isinstance(codec, PointerGridCodec):
+        return np.ones(mask_size(codec), dtype=np.bool_)
+    parts = codec.parts if isinstance(codec, FlatCodec) else (codec,)
+    return np.concatenate([_part(part, episode) for part in parts])
+
+
+def _part(part: ActionCodec, episode: Episode) -> np.ndarray:
+    if isinstance(part, ClickElementCodec):
+        mask = np.zeros(part.size, dtype=np.bool_)
+        table = episode.table
+        if table is not None and table.rows:
+            scene = episode.world.scene(episode.actor.id, episode.config.width, episode.config.height)
+            mask[: len(table.rows)] = reachable_rows(scene, [row["id"] for row in table.rows])
+        return mask
+    if isinstance(part, TypeTokenCodec):
+        view = episode.semantic_view() or {}
+        if not (view.get("focus") or {}).get("text_entry"):
+            return np.zeros(part.size, dtype=np.bool_)
+        words = episode.ctx.vocabulary
+        return np.array([i < len(words) and bool(words[i]) for i in range(part.size)], dtype=np.bool_)
+    if isinstance(part, ShellTokensCodec):
+        words = episode.ctx.vocabulary
+        vocabulary = part.choices - 1 - len(SHELL_WORDS)
+        slot = [True] * (1 + len(SHELL_WORDS)) + [i < len(words) and bool(words[i].strip()) for i in range(vocabulary)]
+        return np.array(slot * len(part.space.nvec), dtype=np.bool_)
+    if isinstance(part, (KeysCodec, DoneCodec, PointerGridCodec)):
+        return np.ones(part.size, dtype=np.bool_)
+    raise TypeError(f"no action mask for interface part {type(part).__name__}")  # pragma: no cover - every discrete part is above
+
+
+def reachable_rows(scene: Scene, ids: Sequence[str]) -> list[bool]:
+    """For each control id, whether a click on ``scene`` reaches it (as
+    :func:`cwgym.rl.elements.click_point` finds it, one pass over the painted nodes)."""
+    wanted = set(ids)
+    nodes: dict[str, list[int]] = {}
+    for node in scene.painted():
+        if node.interaction in wanted:
+            nodes.setdefault(node.interaction, []).append(node.id)
+    reachable = {
+        interaction: any(scene.reachable_point(n) is not None for n in reversed(found)) for interaction, found in nodes.items()
+    }
+    return [reachable.get(i, False) for i in ids]
