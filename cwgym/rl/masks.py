@@ -32,7 +32,7 @@ action indices; a ``MultiDiscrete`` space's mask is its dimensions' masks concat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -49,10 +49,26 @@ from cwgym.rl.actions import (
 )
 
 if TYPE_CHECKING:
-    from cwgym.rl.episode import Episode
+    from cwgym.environment import Environment, World
+    from cwgym.rl.actions import DecodeContext
+    from cwgym.rl.config import TaskConfig
+    from cwgym.rl.elements import ElementTable
     from cwgym.scene import Scene
 
-__all__ = ["action_mask", "mask_size", "reachable_rows"]
+__all__ = ["MaskView", "action_mask", "mask_size", "reachable_rows"]
+
+
+class MaskView(Protocol):
+    """What a mask reads of an episode (:class:`cwgym.rl.episode.Episode` is one): the
+    agent's element table, vocabulary and ``semantic.v1`` view, and its screen's scene."""
+
+    world: World
+    actor: Environment
+    config: TaskConfig
+    table: ElementTable | None
+    ctx: DecodeContext
+
+    def semantic_view(self) -> dict[str, Any] | None: ...
 
 
 def mask_size(codec: ActionCodec) -> int | None:
@@ -62,7 +78,7 @@ def mask_size(codec: ActionCodec) -> int | None:
     return codec.size  # Discrete interfaces and flat combinations; None for the rest
 
 
-def action_mask(codec: ActionCodec, episode: Episode) -> np.ndarray | None:
+def action_mask(codec: ActionCodec, episode: MaskView) -> np.ndarray | None:
     """The mask of ``codec``'s actions on ``episode``'s screen now (see the module docstring)."""
     if mask_size(codec) is None:
         return None
@@ -72,7 +88,7 @@ def action_mask(codec: ActionCodec, episode: Episode) -> np.ndarray | None:
     return np.concatenate([_part(part, episode) for part in parts])
 
 
-def _part(part: ActionCodec, episode: Episode) -> np.ndarray:
+def _part(part: ActionCodec, episode: MaskView) -> np.ndarray:
     if isinstance(part, ClickElementCodec):
         mask = np.zeros(part.size, dtype=np.bool_)
         table = episode.table
