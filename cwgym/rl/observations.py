@@ -9,7 +9,12 @@ and fills it:
 key                     space                                            needs
 ======================  ===============================================  ===============
 ``pixels``              ``Box(0, 255, (H, W, 3), uint8)``                ``pixels.v1``
+``marks``               ``Box(0, 255, (H, W, 3), uint8)``                ``pixels.v1``, ``semantic.v1``
 ``elements``            ``Box(0, 1, (K, 15), float32)``                  ``semantic.v1``
+``element_values``      ``Box(0, 1, (K, 2), float32)``                   ``semantic.v1``
+``focus_tokens``        ``Box(0, 1, (tokens,), float32)``                ``semantic.v1``
+``instruction_shown``   ``Box(0, 1, (tokens,), float32)``                ``semantic.v1``
+``a11y``                ``Text(text_length)``                            ``semantic.v1``
 ``terminal``            ``Text(text_length)``                            ``terminal.v1``
 ``terminal_tokens``     ``Box(0, 1, (tokens,), float32)``                ``terminal.v1``
 ``instruction``         ``Text(text_length)``                            —
