@@ -1,16 +1,21 @@
 """A trained stable-baselines3 policy as a leaderboard agent.
 
 ``CWGYM_MODEL`` names one or more ``cwgym train`` output directories (``os.pathsep``
-separated); each holds ``model.zip`` and ``train.json`` (which records the algorithm and
-the env id it was trained on). On a task whose env has a trained model the agent acts with
-``model.predict(observation, deterministic=True)``; on any other task it acts uniformly at
-random (seeded), like ``baselines.random_agent``. Needs the ``train`` extra.
+separated); each holds ``model.zip`` and ``train.json`` (which records the algorithm, the
+env id it was trained on and its ``--obs`` keys). On a task whose env has a trained model
+the agent acts with ``model.predict(observation, deterministic=True)``; on any other task it
+acts uniformly at random (seeded), like ``baselines.random_agent``. A ``maskable-ppo``
+model predicts with ``action_masks=info["action_mask"]`` (the info of that reset or step).
+Needs the ``train`` extra (and sb3-contrib for maskable models).
 
 Which model a task is for: a sealed agent is not told the env id, so the agent recognises
 the task by its instruction. Each model's env names a procedure of the public library,
 whose instruction is a template (``Open {{app.label}} from the dock.``); the agent takes
 the model whose template, with each placeholder read as any text, matches the whole
-instruction, and whose observation space is the task's. When the task is told (a
+instruction, and whose observation space is the task's — or, for a model trained with
+``--obs`` keys the task's observation lacks, whose space holds the task's keys as they are
+and only extra keys that :func:`cwgym.rl.derived.derived_observation` rebuilds from
+``info["elements"]`` and the instruction, as the env would. When the task is told (a
 privileged run) its env id decides.
 """
 
@@ -38,40 +43,111 @@ def instruction_pattern(env_id: str) -> re.Pattern:
     return re.compile("(.+?)".join(re.escape(part) for part in re.split(r"\{\{.*?\}\}", template)), re.S)
 
 
+def _algorithm(algo: str, run: str) -> Any:
+    """The SB3 (or sb3-contrib) class ``train.json`` names."""
+    if algo == "maskable-ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+    import stable_baselines3 as sb3
+
+    classes = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}
+    if algo not in classes:
+        raise ValueError(f"{run}/train.json: unknown algo {algo!r}; known: {', '.join([*classes, 'maskable-ppo'])}")
+    return classes[algo]
+
+
+def _config(env_id: str, obs: list[str] | None) -> Any:
+    """The configuration a model's env was trained with (its ``--obs`` over the registered one)."""
+    import gymnasium as gym
+
+    import cwgym.rl  # noqa: F401  (registers the envs)
+    from cwgym.rl.config import task_config
+
+    return task_config({**gym.spec(env_id).kwargs, **({"obs": obs} if obs else {})})
+
+
 class SB3Agent:
     def __init__(self, runs: list[str], seed: int = 0) -> None:
-        import stable_baselines3 as sb3
-
         self.models: dict[str, Any] = {}
+        self.meta: dict[str, dict[str, Any]] = {}
         for run in runs:
             meta = json.loads((Path(run) / "train.json").read_text())
-            cls = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[meta["algo"]]
+            cls = _algorithm(meta["algo"], run)
             self.models[meta["env"]] = cls.load(str(Path(run) / "model.zip"), device="cpu")
+            self.meta[meta["env"]] = meta
         self.patterns = {env_id: instruction_pattern(env_id) for env_id in self.models}
         self.rng = np.random.default_rng(seed)
         self.model: Any = None
+        self.env_id: str | None = None
         self.space: Any = None
+        self.derive: list[str] = []  # the model's keys this task's observation lacks
+        self.config: Any = None  # the model's env configuration, to rebuild them
+        self.instruction = ""
+
+    def missing_keys(self, env_id: str, space: Any) -> list[str] | None:
+        """The keys of ``env_id``'s model that an observation of ``space`` lacks and that can
+        be rebuilt (``[]``: the spaces are equal), or ``None`` when the model does not fit it."""
+        from gymnasium import spaces
+
+        model_space = self.models[env_id].observation_space
+        if model_space == space:
+            return []
+        if not (isinstance(model_space, spaces.Dict) and isinstance(space, spaces.Dict)):
+            return None
+        if any(key not in model_space.spaces or model_space[key] != sub for key, sub in space.spaces.items()):
+            return None
+        from cwgym.rl.derived import DERIVABLE
+
+        missing = [key for key in model_space.spaces if key not in space.spaces]
+        return missing if all(key in DERIVABLE for key in missing) else None
 
     def recognise(self, task: dict[str, Any]) -> str | None:
-        """The env id of the one model whose instruction template and observation space fit the task."""
+        """The env id of the one model whose instruction template and observation keys fit the task."""
         if "env_id" in task:
             return task["env_id"]
         fits = [
             env_id
             for env_id, pattern in self.patterns.items()
-            if pattern.fullmatch(task["instruction"]) and self.models[env_id].observation_space == task["observation_space"]
+            if pattern.fullmatch(task["instruction"]) and self.missing_keys(env_id, task["observation_space"]) is not None
         ]
         return fits[0] if len(fits) == 1 else None
 
     def reset(self, task: dict[str, Any], observation: Any, info: dict[str, Any]) -> None:
-        self.model = self.models.get(self.recognise(task))
+        self.env_id = self.recognise(task)
+        self.model = self.models.get(self.env_id)
+        self.derive = []
+        if self.model is not None:
+            missing = self.missing_keys(self.env_id, task["observation_space"])
+            if missing is None:
+                raise ValueError(f"the model of {self.env_id} was trained on {self.model.observation_space}, "
+                                 f"which the task's {task['observation_space']} does not fit")
+            self.derive = missing
+            if missing:
+                self.config = _config(self.env_id, self.meta[self.env_id].get("obs"))
+        self.instruction = task["instruction"]
         self.space = task["action_space"]
         self.space.seed(int(self.rng.integers(2**31 - 1)))
+
+    def observe(self, observation: Any, info: dict[str, Any]) -> Any:
+        """``observation`` with the model's keys it lacks rebuilt from ``info["elements"]``."""
+        if not self.derive:
+            return observation
+        from cwgym.rl.derived import derived_observation
+
+        if "elements" not in info:
+            raise ValueError(f"rebuilding {', '.join(self.derive)} needs info['elements'], which this step's info lacks")
+        return {**observation, **derived_observation(self.derive, self.config, self.instruction, info["elements"])}
 
     def act(self, observation: Any, reward: float, info: dict[str, Any]) -> Any:
         if self.model is None:
             return self.space.sample()
-        action, _ = self.model.predict(observation, deterministic=True)
+        masks: dict[str, Any] = {}
+        if self.meta[self.env_id]["algo"] == "maskable-ppo":
+            if "action_mask" not in info:
+                raise ValueError(f"the maskable model of {self.env_id} needs info['action_mask'], which this step's info lacks")
+            masks["action_masks"] = np.asarray(info["action_mask"], dtype=bool)
+        action, _ = self.model.predict(self.observe(observation, info), deterministic=True, **masks)
         return int(action) if np.ndim(action) == 0 else action
 
 

@@ -3,9 +3,23 @@
     cwgym train --algo ppo --env cwgym/easy-new-folder-v0 --steps 200000 --n-envs 8 --seed 0 --out runs/ppo-new-folder
 
 Needs the ``train`` extra (stable-baselines3, torch, matplotlib, tensorboard). The env is
-used as it is registered: the easy tier's observations are SB3-ready (every entry a
-``Box``), so every algorithm uses ``MultiInputPolicy``; ``dqn`` and ``a2c`` need a
-``Discrete`` action space (the easy tier's element-click interfaces have one).
+used as it is registered, or with ``--obs KEY [KEY...]`` as its observation keys (the env's
+``obs`` argument, given to ``make_vec``/``make`` for training, validation and evaluation
+alike, and recorded in ``train.json`` as ``obs``): the easy tier's observations are SB3-ready
+(every entry a ``Box``), so every algorithm uses ``MultiInputPolicy``; ``dqn`` and ``a2c``
+need a ``Discrete`` action space (the easy tier's element-click interfaces have one).
+
+``--algo maskable-ppo`` is sb3-contrib's ``MaskablePPO`` (its ``MultiInputPolicy``,
+``MaskableMultiInputActorCriticPolicy``): it samples only the actions the env's action mask
+allows (:mod:`cwgym.rl.masks`; the vector env's ``action_masks()``), and validation and
+``--eval-episodes`` pass each step's ``info["action_mask"]`` to ``predict``. It is refused
+when the env's action space is not ``Discrete``/``MultiDiscrete`` or the env has no
+``action_masks``. ``--policy attention`` puts :class:`cwgym.rl.attention.ElementAttentionExtractor`
+under the policy (its ``policy_kwargs``: element rows attend to the instruction, the action
+logits read each row's encoding); it needs the ``elements`` and ``instruction_tokens`` keys
+and works with every algorithm. ``train.json`` records ``network`` (``mlp`` or
+``attention``) and the ``policy_kwargs`` used; ``--param policy_kwargs={...}`` is laid over
+them (``features_extractor_kwargs`` key by key).
 
 Vector env: stable-baselines3's ``VecEnv`` API is not Gymnasium's (``step`` returns 4
 values, ``reset`` takes no seed, autoreset is in-step). By default (``--vec cwgym``) ``train``
@@ -21,8 +35,12 @@ on a denser reward (the env's ``reward`` keyword, passed to ``make_vec`` or ``ma
 resets draw instances from the training seed range.
 
 ``--bc-episodes N`` first clones the procedure expert's play on the first ``N`` training
-seeds (:mod:`cwgym.rl.imitation`; PPO and A2C), then reinforcement learning carries on; the
-cloning counts in the wall time and ``train.json`` records it as ``bc``.
+seeds (:mod:`cwgym.rl.imitation`; PPO, A2C and MaskablePPO), then reinforcement learning
+carries on; ``--demos DIR`` (with ``--demo-episodes N``: the first ``N``) clones the
+demonstrations of a ``cwgym dataset`` directory instead, replayed through the env
+(:func:`cwgym.rl.demos.load_transitions`), and fits the critic to their discounted returns
+as well. The cloning counts in the wall time and
+``train.json`` records it as ``bc``.
 
 ``--param KEY=VALUE`` (repeatable) passes an argument to the SB3 algorithm, ``VALUE`` read as
 JSON (``--param ent_coef=0.05``); ``train.json`` records them as ``params``.
@@ -43,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import inspect
 import json
 import os
 import platform
@@ -55,7 +74,9 @@ import gymnasium as gym
 
 __all__ = ["algo_params", "learning_curve", "train"]
 
-ALGOS = ("ppo", "a2c", "dqn")
+ALGOS = ("ppo", "a2c", "dqn", "maskable-ppo")
+#: ``--policy``: SB3's MLP over the flattened observation, or cwgym's element-table attention.
+POLICIES = ("mlp", "attention")
 #: PPO stops an update's epochs once the policy moved this far (approximate KL): on the
 #: easy tier, unbounded updates can collapse a policy that had solved the task.
 PPO_TARGET_KL = 0.03
@@ -64,7 +85,12 @@ VECS = ("cwgym", "dummy", "subproc")
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("train", help="train a stable-baselines3 agent on an env (needs the train extra)")
-    parser.add_argument("--algo", choices=ALGOS, default="ppo")
+    parser.add_argument("--algo", choices=ALGOS, default="ppo",
+                        help="maskable-ppo: sb3-contrib's MaskablePPO on the env's action masks (discrete interfaces)")
+    parser.add_argument("--policy", choices=POLICIES, default="mlp",
+                        help="attention: rows of the element table attend to the instruction (needs elements and instruction_tokens)")
+    parser.add_argument("--obs", nargs="+", metavar="KEY",
+                        help="the env's observation keys (its obs argument), for training, validation and evaluation")
     parser.add_argument("--env", required=True, help="a registered env id, e.g. cwgym/easy-new-folder-v0")
     parser.add_argument("--steps", type=int, default=100_000, help="total environment steps")
     parser.add_argument("--n-envs", type=int, default=4)
@@ -75,7 +101,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="an argument of the SB3 algorithm, VALUE as JSON (e.g. ent_coef=0.05); repeatable")
     parser.add_argument("--bc-episodes", type=int, default=0,
                         help="first clone the expert's play on this many training seeds (ppo and a2c)")
-    parser.add_argument("--bc-epochs", type=int, default=200, help="passes over the expert's transitions")
+    parser.add_argument("--demos", metavar="DIR",
+                        help="first clone the demonstrations of a `cwgym dataset` directory instead of playing the expert")
+    parser.add_argument("--demo-episodes", type=int, help="clone at most this many of the --demos episodes (default: all)")
+    parser.add_argument("--bc-epochs", type=int, default=200, help="passes over the cloned transitions")
     parser.add_argument("--eval-episodes", type=int, default=0, help="evaluate on this many held-out test seeds")
     parser.add_argument("--val-episodes", type=int, default=50,
                         help="validation seeds (the training range's last ones, never drawn in training); 0: no validation")
@@ -239,15 +268,25 @@ def learning_curve(monitor_dir: Path, path: Path, title: str, window: int = 50) 
     return None
 
 
+def takes_masks(model: Any) -> bool:
+    """Whether ``model.predict`` takes ``action_masks`` (sb3-contrib's maskable algorithms)."""
+    return "action_masks" in inspect.signature(model.predict).parameters
+
+
 def success_on_seeds(model: Any, env_id: str, seeds: range, overrides: dict[str, Any] | None = None) -> float:
-    """The share of ``seeds`` whose episode the policy's deterministic actions solve."""
+    """The share of ``seeds`` whose episode the policy's deterministic actions solve; a
+    maskable model is given the env's action mask (``info["action_mask"]``) at every step."""
     env = gym.make(env_id, **(overrides or {}))
+    masked = takes_masks(model)
     successes = 0
     try:
         for seed in seeds:
-            obs, _ = env.reset(seed=seed)
+            obs, info = env.reset(seed=seed)
             while True:
-                action, _ = model.predict(obs, deterministic=True)
+                if masked and "action_mask" not in info:
+                    raise ValueError(f"cwgym train: {env_id} gives no info['action_mask'] for the maskable policy")
+                masks = {"action_masks": info["action_mask"]} if masked else {}
+                action, _ = model.predict(obs, deterministic=True, **masks)
                 obs, _, terminated, truncated, info = env.step(int(action) if getattr(action, "ndim", 1) == 0 else action)
                 if terminated or truncated:
                     successes += bool(info["verification"].get("passed"))
@@ -257,10 +296,11 @@ def success_on_seeds(model: Any, env_id: str, seeds: range, overrides: dict[str,
     return successes / len(seeds)
 
 
-def evaluate_policy_on_test(model: Any, env_id: str, episodes: int) -> dict[str, Any]:
-    """The policy's success on the env's first ``episodes`` held-out test seeds (deterministic actions)."""
+def evaluate_policy_on_test(model: Any, env_id: str, episodes: int, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The policy's success on the env's first ``episodes`` held-out test seeds (deterministic
+    actions), the env made with ``overrides`` (the ``obs`` it was trained on)."""
     lo, _ = gym.spec(env_id).kwargs.get("test_seeds", [1_000_000, 1_010_000])
-    rate = success_on_seeds(model, env_id, range(lo, lo + episodes))
+    rate = success_on_seeds(model, env_id, range(lo, lo + episodes), overrides)
     return {"test_seeds": [lo, lo + episodes], "episodes": episodes, "success_rate": rate}
 
 
@@ -282,12 +322,91 @@ def algo_params(items: list[str]) -> dict[str, Any]:
     return params
 
 
-def _clone(model: Any, args: argparse.Namespace, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Behaviour cloning of the expert on the first ``--bc-episodes`` training seeds."""
-    from cwgym.rl.imitation import clone, expert_transitions
+def _check_options(args: argparse.Namespace) -> None:
+    """One-line errors for options that do not go together, before any env is made."""
+    if args.torch_threads < 1:
+        raise SystemExit("cwgym train: --torch-threads must be 1 or more")
+    if args.bc_episodes and args.demos:
+        raise SystemExit("cwgym train: clone the expert (--bc-episodes) or a dataset (--demos), not both")
+    if args.demo_episodes is not None and not args.demos:
+        raise SystemExit("cwgym train: --demo-episodes needs --demos")
+    if args.demo_episodes is not None and args.demo_episodes < 1:
+        raise SystemExit("cwgym train: --demo-episodes must be 1 or more")
+    if (args.bc_episodes or args.demos) and args.algo == "dqn":
+        raise SystemExit("cwgym train: --bc-episodes and --demos need an actor-critic algorithm (ppo, a2c or maskable-ppo)")
 
-    if args.algo == "dqn":
-        raise SystemExit("cwgym train: --bc-episodes needs an actor-critic algorithm (ppo or a2c)")
+
+def _algorithm(algo: str) -> Any:
+    """The SB3 (or sb3-contrib) class of ``--algo``."""
+    if algo == "maskable-ppo":
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError:
+            raise SystemExit("cwgym train: --algo maskable-ppo needs sb3-contrib: pip install sb3-contrib") from None
+        return MaskablePPO
+    import stable_baselines3 as sb3
+
+    return {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[algo]
+
+
+def _refusal(args: argparse.Namespace, envs: Any) -> str | None:
+    """Why ``--algo`` or ``--policy`` cannot train on ``envs``, or ``None``."""
+    from gymnasium import spaces
+
+    obs = f" with --obs {' '.join(args.obs)}" if args.obs else ""
+    if args.algo == "maskable-ppo":
+        from sb3_contrib.common.maskable.utils import is_masking_supported
+
+        if not isinstance(envs.action_space, (spaces.Discrete, spaces.MultiDiscrete)):
+            return f"--algo maskable-ppo needs a Discrete or MultiDiscrete action space; {args.env}'s is {envs.action_space}"
+        if not is_masking_supported(envs):
+            return f"--algo maskable-ppo needs action masks; {args.env} has no action_masks()"
+    if args.policy == "attention":
+        keys = set(getattr(envs.observation_space, "spaces", {}))
+        missing = [key for key in ("elements", "instruction_tokens") if key not in keys]
+        if missing:
+            return (f"--policy attention needs the observation keys elements and instruction_tokens; "
+                    f"{args.env}{obs} has no {' or '.join(missing)} (its keys: {', '.join(sorted(keys)) or 'none'})")
+    return None
+
+
+def _policy_kwargs(args: argparse.Namespace, overrides: dict[str, Any], given: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The ``policy_kwargs`` of ``--policy`` with ``--param policy_kwargs=...`` over them, and
+    their JSON form for ``train.json`` (``None`` for the plain MLP without ``policy_kwargs``)."""
+    kwargs: dict[str, Any] = {}
+    if args.policy == "attention":
+        from cwgym.rl.attention import attention_policy_kwargs
+        from cwgym.rl.config import task_config
+
+        kwargs = attention_policy_kwargs(token_vocab=task_config({**gym.spec(args.env).kwargs, **overrides}).token_vocab)
+        if args.algo == "dqn":
+            kwargs["net_arch"] = []  # the Q-values straight from the features, as the actor's logits
+    for key, value in (given or {}).items():
+        if key == "features_extractor_kwargs" and isinstance(value, dict) and key in kwargs:
+            value = {**kwargs[key], **value}
+        kwargs[key] = value
+    if not kwargs:
+        return kwargs, None
+    extractor = kwargs.get("features_extractor_class")
+    plain = {**kwargs, "features_extractor_class": f"{extractor.__module__}.{extractor.__qualname__}"} if extractor else dict(kwargs)
+    return kwargs, plain
+
+
+def _clone(model: Any, args: argparse.Namespace, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Behaviour cloning before reinforcement learning: of the expert on the first
+    ``--bc-episodes`` training seeds, or of the ``--demos`` dataset's demonstrations."""
+    from cwgym.rl.imitation import clone, discounted_returns, expert_transitions
+
+    if args.demos:
+        from cwgym.rl.demos import load_transitions
+
+        try:
+            demos = load_transitions(args.demos, args.env, episodes=args.demo_episodes, **overrides)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"cwgym train: --demos {args.demos}: {exc}") from None
+        returns = discounted_returns(demos.rewards, demos.dones, model.gamma)  # the critic learns them too
+        report = clone(model, demos.observations, demos.actions, epochs=args.bc_epochs, seed=args.seed, returns=returns)
+        return {"demos": str(args.demos), "episodes": len(demos.sources), **report}
     lo, _ = gym.spec(args.env).kwargs.get("train_seeds", [0, 1_000_000])
     seeds = range(lo, lo + args.bc_episodes)
     observations, actions = expert_transitions(args.env, seeds, **overrides)
@@ -296,30 +415,38 @@ def _clone(model: Any, args: argparse.Namespace, overrides: dict[str, Any]) -> d
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
-    import stable_baselines3 as sb3
     import torch
 
     import cwgym.rl  # noqa: F401
 
-    if args.torch_threads < 1:
-        raise SystemExit("cwgym train: --torch-threads must be 1 or more")
+    _check_options(args)
+    params = algo_params(args.param)
+    if not isinstance(params.get("policy_kwargs", {}), dict):
+        raise SystemExit(f"cwgym train: --param policy_kwargs must be a JSON object, got {params['policy_kwargs']!r}")
+    cls = _algorithm(args.algo)
     torch.set_num_threads(args.torch_threads)
     out = Path(args.out)
     monitor = out / "monitor"
     monitor.mkdir(parents=True, exist_ok=True)
-    overrides = {"reward": args.reward} if args.reward else {}
+    shown = {"obs": list(args.obs)} if args.obs else {}  # what the policy sees: training, validation, test
+    overrides = {**({"reward": args.reward} if args.reward else {}), **shown}
     train_seeds, val_seeds = validation_seeds(args.env, args.val_episodes)
     envs = _vec_env(args.vec, args.env, args.n_envs, args.seed, str(monitor), {**overrides, "train_seeds": train_seeds})
-    cls = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[args.algo]
+    refusal = _refusal(args, envs)
+    if refusal:
+        envs.close()
+        raise SystemExit(f"cwgym train: {refusal}")
     kwargs: dict[str, Any] = {"seed": args.seed, "verbose": 0, "device": "cpu"}
-    if args.algo == "ppo":
+    if args.algo in ("ppo", "maskable-ppo"):
         kwargs["n_steps"] = max(8, min(256, args.steps // max(1, args.n_envs)))
         kwargs["batch_size"] = min(64, kwargs["n_steps"] * args.n_envs)
         kwargs["target_kl"] = PPO_TARGET_KL
     if args.algo == "dqn":
         kwargs["learning_starts"] = min(1000, args.steps // 10)
-    params = algo_params(args.param)
     kwargs.update(params)
+    policy_kwargs, policy_record = _policy_kwargs(args, overrides, params.get("policy_kwargs"))
+    if policy_kwargs:
+        kwargs["policy_kwargs"] = policy_kwargs
     try:
         model = cls("MultiInputPolicy", envs, **kwargs)
     except TypeError as exc:
@@ -331,7 +458,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         every = args.val_every or max(1, args.steps // 10)
         callbacks.append(_validation_callback(args.env, val_seeds, every, out, overrides))
     started = time.perf_counter()
-    cloned = _clone(model, args, overrides) if args.bc_episodes else None
+    try:
+        cloned = _clone(model, args, overrides) if args.bc_episodes or args.demos else None
+    except SystemExit:
+        envs.close()
+        raise
     model.learn(args.steps, callback=callbacks)
     wall = time.perf_counter() - started
     model.save(out / "model.zip")
@@ -340,6 +471,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "command": "cwgym train " + " ".join(sys.argv[2:]) if len(sys.argv) > 2 else None,
         "algo": args.algo,
         "policy": "MultiInputPolicy",
+        "network": args.policy,
+        "policy_kwargs": policy_record,
+        "obs": list(args.obs) if args.obs else None,
         "env": args.env,
         "reward": args.reward or "the env's",
         "params": params,
@@ -357,14 +491,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.val_episodes:
         validation = callbacks[-1]
         report["validation"] = {"seeds": val_seeds, "history": validation.history, "best": validation.best}
-    skipped = learning_curve(monitor, out / "learning_curve.png", f"{args.algo} on {args.env}")
+    skipped = learning_curve(monitor, out / "learning_curve.png", f"{args.algo} ({args.policy}) on {args.env}")
     if skipped:
         print(f"cwgym train: {skipped}", file=sys.stderr)
     if args.eval_episodes:
-        report["test"] = evaluate_policy_on_test(model, args.env, args.eval_episodes)
+        report["test"] = evaluate_policy_on_test(model, args.env, args.eval_episodes, shown)
         if args.val_episodes:
             best = cls.load(out / "best_model.zip", device="cpu")
-            report["test_best"] = evaluate_policy_on_test(best, args.env, args.eval_episodes)
+            report["test_best"] = evaluate_policy_on_test(best, args.env, args.eval_episodes, shown)
     (out / "train.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
 
@@ -376,7 +510,7 @@ def versions() -> dict[str, str]:
     import cwgym
 
     found = {"python": platform.python_version(), "cwgym": cwgym.__version__}
-    for name in ("stable-baselines3", "torch", "gymnasium", "numpy"):
+    for name in ("stable-baselines3", "sb3-contrib", "torch", "gymnasium", "numpy"):
         try:
             found[name] = version(name)
         except PackageNotFoundError:
