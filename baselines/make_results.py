@@ -60,7 +60,7 @@ def random_success(env_id: str, seeds: range, agent_seed: int = 0) -> float:
 
 def _config_key(report: dict[str, Any]) -> str:
     """What makes runs the same experiment: everything but the seed and the output folder."""
-    fields = ("env", "algo", "reward", "steps", "n_envs", "vec", "params", "torch_threads")
+    fields = ("env", "algo", "network", "obs", "reward", "steps", "n_envs", "vec", "params", "torch_threads")
     bc = (report.get("bc") or {}).get("episodes")
     return json.dumps([report.get(f) for f in fields] + [bc], sort_keys=True)
 
@@ -81,6 +81,24 @@ def _spread(values: list[float]) -> str:
     return f"**{mean:.0%}** ({min(values):.0%}–{max(values):.0%})"
 
 
+ALGO_NAMES = {"ppo": "PPO", "a2c": "A2C", "dqn": "DQN", "maskable-ppo": "MaskablePPO"}
+
+
+def describe_agent(report: dict[str, Any]) -> str:
+    """The algorithm column: the algorithm, its network when not SB3's MLP, the extra
+    observation keys, and what it cloned first."""
+    out = ALGO_NAMES.get(report["algo"], report["algo"])
+    if report.get("network") == "attention":
+        out += " with the element-attention policy"
+    extra = [k for k in report.get("obs") or () if k not in ("elements", "instruction", "instruction_tokens")]
+    if extra:
+        out += " seeing " + ", ".join(f"`{k}`" for k in extra)
+    bc = report.get("bc")
+    if bc:
+        out += f" after cloning {bc['episodes']} " + ("dataset demonstrations" if bc.get("demos") else "expert episodes")
+    return out
+
+
 def _row(group: list[tuple[str, dict[str, Any]]], random_rate: float) -> str:
     name, first = group[0]
     reports = [report for _, report in group]
@@ -90,9 +108,7 @@ def _row(group: list[tuple[str, dict[str, Any]]], random_rate: float) -> str:
     wall = sum(r["wall_seconds"] for r in reports) / len(reports)
     mean_final = sum(finals) / len(finals)
     verdict = "yes" if mean_final >= TARGET and random_rate <= RANDOM_CEILING and wall <= 1800 else "no"
-    algo = first["algo"].upper()
-    if first.get("bc"):
-        algo += f" after cloning {first['bc']['episodes']} expert episodes"
+    algo = describe_agent(first)
     seeds = ", ".join(str(r["seed"]) for r in reports)
     return (
         f"| `{first['env']}` | {algo} | {first['reward']} | {first['steps']:,} | {first['n_envs']} ({first['vec']}) "
