@@ -16,7 +16,8 @@ allows (:mod:`cwgym.rl.masks`; the vector env's ``action_masks()``), and validat
 when the env's action space is not ``Discrete``/``MultiDiscrete`` or the env has no
 ``action_masks``. ``--policy attention`` puts :class:`cwgym.rl.attention.ElementAttentionExtractor`
 under the policy (its ``policy_kwargs``: element rows attend to the instruction, the action
-logits read each row's encoding); it needs the ``elements`` and ``instruction_tokens`` keys
+logits read each row's encoding; with a pointer-grid interface, also maps of where each kind
+of control sits on the grid); it needs the ``elements`` and ``instruction_tokens`` keys
 and works with every algorithm. ``train.json`` records ``network`` (``mlp`` or
 ``attention``) and the ``policy_kwargs`` used; ``--param policy_kwargs={...}`` is laid over
 them (``features_extractor_kwargs`` key by key).
@@ -378,7 +379,10 @@ def _policy_kwargs(args: argparse.Namespace, overrides: dict[str, Any], given: d
         from cwgym.rl.attention import attention_policy_kwargs
         from cwgym.rl.config import task_config
 
-        kwargs = attention_policy_kwargs(token_vocab=task_config({**gym.spec(args.env).kwargs, **overrides}).token_vocab)
+        config = task_config({**gym.spec(args.env).kwargs, **overrides})
+        # a pointer grid interface points at cells: the extractor adds its grid maps
+        grid = config.grid if "pointer" in config.interface.split("+") else None
+        kwargs = attention_policy_kwargs(token_vocab=config.token_vocab, grid=grid)
         if args.algo == "dqn":
             kwargs["net_arch"] = []  # the Q-values straight from the features, as the actor's logits
     for key, value in (given or {}).items():

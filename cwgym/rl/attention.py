@@ -27,7 +27,9 @@ empty table or instruction from giving NaN, and an empty row's output is zeros.
 
 Optional observation keys, used when present: ``instruction_shown`` (a learned vector
 added to each instruction token the screen shows), ``focus_tokens`` (more tokens to attend
-to) and ``element_values`` (two more numeric columns per row).
+to), ``element_values`` (two more numeric columns per row) and ``pointer_held`` (a learned
+vector added to every row while a pointer button is held). For pointer-grid interfaces,
+``grid`` adds maps of where on the grid each kind of control is (see the class).
 
 Cost: rows after the last present one (in every sample) and tokens after the last
 non-padding one are cut off before attention, and a training minibatch attends in groups
@@ -45,6 +47,7 @@ imports may import this module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import torch
@@ -60,8 +63,9 @@ __all__ = ["ElementAttentionExtractor", "attention_policy_kwargs"]
 #: The element table's columns fed as numbers (role and label are embedded, value read as a flag).
 NUMERIC = tuple(i for i, name in enumerate(FEATURES) if name not in ("role", "label", "value"))
 _ROLE, _LABEL, _VALUE = FEATURES.index("role"), FEATURES.index("label"), FEATURES.index("value")
+_CENTRE = [FEATURES.index("cx"), FEATURES.index("cy")]
 REQUIRED = ("elements", "instruction_tokens")
-OPTIONAL = ("instruction_shown", "focus_tokens", "element_values")
+OPTIONAL = ("instruction_shown", "focus_tokens", "element_values", "pointer_held")
 #: Samples per group of similar table lengths in a large batch (see ``forward``).
 GROUP = 16
 
@@ -112,13 +116,20 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         row_features: each row's width in the output (a projection of its encoding): the
             heads on top take ``K * row_features`` inputs, so this sets their cost.
         token_vocab: the env's ``token_vocab``, to read token ids back from their scaled form.
+        grid: ``(columns, rows)`` of a pointer-grid interface, or ``None``. With a grid the
+            features also hold a map per axis: each row's scores (``grid_channels`` of
+            them, learned) added into the column and the grid row its centre falls in, so a
+            pointer head reads "the cell where a control of this kind is" as directly as
+            the element head reads row ``k`` (a window's title bar sits at another table
+            row in every episode; its place on the screen is what the pointer needs).
+        grid_channels: scores per row for the grid maps.
 
     Raises:
         ValueError: a missing or misshapen key, or ``d`` not a multiple of ``heads``.
     """
 
     def __init__(self, observation_space: spaces.Dict, d: int = 32, heads: int = 2, row_features: int = 8,
-                 token_vocab: int = 4096) -> None:
+                 token_vocab: int = 4096, grid: Sequence[int] | None = None, grid_channels: int = 4) -> None:
         if not isinstance(observation_space, spaces.Dict):
             raise ValueError(f"ElementAttentionExtractor needs a Dict observation space, got {observation_space}")
         missing = [key for key in REQUIRED if key not in observation_space.spaces]
@@ -139,7 +150,11 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         if "element_values" in self.keys and _box(observation_space, "element_values", 2) != (rows, 2):
             raise ValueError(f"ElementAttentionExtractor: 'element_values' must have shape ({rows}, 2)")
         focus = _box(observation_space, "focus_tokens", 1)[0] if "focus_tokens" in self.keys else 0
-        super().__init__(observation_space, features_dim=rows * row_features + d)
+        if grid is not None and (len(grid) != 2 or min(grid) < 1 or grid_channels < 1):
+            raise ValueError(f"ElementAttentionExtractor: grid must be (columns, rows) of positive ints and grid_channels "
+                             f"positive, got {grid!r}, {grid_channels!r}")
+        maps = grid_channels * (int(grid[0]) + int(grid[1])) if grid is not None else 0
+        super().__init__(observation_space, features_dim=rows * row_features + d + maps)
         self.rows, self.d, self.row_features, self.token_vocab = rows, d, row_features, token_vocab
         self.group = GROUP
         numeric = len(NUMERIC) + 1 + (2 if "element_values" in self.keys else 0)  # + "has a value"
@@ -156,6 +171,11 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         self.self_attention = Attention(d, heads)
         self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(2))
         self.out = nn.Sequential(nn.Linear(d, d), nn.ReLU(), nn.Linear(d, row_features))  # per row
+        self.grid = (int(grid[0]), int(grid[1])) if grid is not None else None
+        if self.grid is not None:
+            self.grid_score = nn.Linear(d, grid_channels)
+        if "pointer_held" in self.keys:
+            self.held = nn.Parameter(torch.randn(d) * 0.02)  # added to every row and the summary while a button is held
 
     def _tokens(self, scaled: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Token ids read back from their scaled form (the used positions only), and the padding mask."""
@@ -165,10 +185,11 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         rows, present = self._rows(observations)
+        centres = observations["elements"][:, : rows.shape[1], _CENTRE]
         memory, masked = self._memory(observations)
         batch = rows.shape[0]
         if batch <= 2 * self.group:
-            return self._attend(rows, present, memory, masked)
+            return self._attend(rows, present, centres, memory, masked)
         # A large batch (a training minibatch) attends in groups of similar table lengths, each
         # cut to its own longest table, so short tables do not pay for the longest one's
         # attention; the results go back in batch order.
@@ -177,7 +198,7 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         parts = []
         for group in order.split(self.group):
             n = max(1, int(last[group].max()))
-            parts.append(self._attend(rows[group, :n], present[group, :n], memory[group], masked[group]))
+            parts.append(self._attend(rows[group, :n], present[group, :n], centres[group, :n], memory[group], masked[group]))
         return torch.cat(parts)[torch.argsort(order)]
 
     def _rows(self, observations: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -192,6 +213,8 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         if "element_values" in self.keys:
             numeric.append(observations["element_values"][:, :n])
         rows = self.numeric(torch.cat(numeric, dim=-1)) + self.role(role) + self.label(label)
+        if "pointer_held" in self.keys:
+            rows = rows + observations["pointer_held"][:, None, :1] * self.held
         return rows, table[..., 0] > 0.5
 
     def _memory(self, observations: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -209,9 +232,11 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
             masks.append(focus_padding)
         return torch.cat(memory, dim=1), torch.cat(masks, dim=1)
 
-    def _attend(self, rows: torch.Tensor, present: torch.Tensor, memory: torch.Tensor, masked: torch.Tensor) -> torch.Tensor:
+    def _attend(self, rows: torch.Tensor, present: torch.Tensor, centres: torch.Tensor, memory: torch.Tensor,
+                masked: torch.Tensor) -> torch.Tensor:
         """Cross-attention to the memory, self-attention over the rows and the summary token;
-        the features: every row's output (zeros for empty rows, up to ``K``), then the summary."""
+        the features: every row's output (zeros for empty rows, up to ``K``), the summary,
+        then with a grid the column and grid-row maps."""
         batch, n, _ = rows.shape
         rows = self.norms[0](rows + self.cross(rows, memory, masked))
         sequence = torch.cat([self.summary.expand(batch, 1, self.d), rows], dim=1)
@@ -220,15 +245,27 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         encoded = self.out(sequence[:, 1:]) * present.unsqueeze(-1).to(sequence.dtype)  # empty rows: zeros
         flat = encoded.new_zeros(batch, self.rows, self.row_features)
         flat[:, :n] = encoded
-        return torch.cat([flat.flatten(1), sequence[:, 0]], dim=1)
+        features = [flat.flatten(1), sequence[:, 0]]
+        if self.grid is not None:
+            scores = self.grid_score(sequence[:, 1:]) * present.unsqueeze(-1).to(sequence.dtype)  # (B, n, C)
+            for axis, cells in enumerate(self.grid):
+                cell = torch.clamp((centres[..., axis] * cells).long(), 0, cells - 1)
+                onehot = F.one_hot(cell, cells).to(scores.dtype)  # (B, n, cells)
+                features.append(torch.einsum("bnc,bnk->bck", scores, onehot).flatten(1))
+        return torch.cat(features, dim=1)
 
 
-def attention_policy_kwargs(d: int = 32, heads: int = 2, row_features: int = 8, token_vocab: int = 4096) -> dict[str, Any]:
+def attention_policy_kwargs(d: int = 32, heads: int = 2, row_features: int = 8, token_vocab: int = 4096,
+                            grid: Sequence[int] | None = None) -> dict[str, Any]:
     """SB3 ``policy_kwargs`` for :class:`ElementAttentionExtractor`: the actor maps the
     features straight to the action logits (no hidden layer between a row's encoding and
-    its click), the critic has two hidden layers of 64."""
+    its click), the critic has two hidden layers of 64. ``grid``: the env's pointer grid,
+    for interfaces that point at cells (the extractor then adds its grid maps)."""
+    extractor: dict[str, Any] = {"d": d, "heads": heads, "row_features": row_features, "token_vocab": token_vocab}
+    if grid is not None:
+        extractor["grid"] = [int(grid[0]), int(grid[1])]
     return {
         "features_extractor_class": ElementAttentionExtractor,
-        "features_extractor_kwargs": {"d": d, "heads": heads, "row_features": row_features, "token_vocab": token_vocab},
+        "features_extractor_kwargs": extractor,
         "net_arch": {"pi": [], "vf": [64, 64]},
     }

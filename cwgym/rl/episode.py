@@ -69,6 +69,7 @@ class Episode:
         self.instance: Any = None
         self.seed: int | None = None
         self.steps = 0
+        self.pointer_held = False  # the agent's last pointer action was a press not yet released
         self.ctx = DecodeContext(blueprint.machine, self.config.width, self.config.height, blueprint.grant.action_budget)
         self.table: ElementTable | None = None
         self.words: frozenset[str] = frozenset()
@@ -94,6 +95,7 @@ class Episode:
         self.actor = world.environment(self.blueprint.grant)
         self.seed = seed
         self.steps = 0
+        self.pointer_held = False
         self.effect_state = None
         self._machine = None
         self.channels = self.actor.observe()["channels"]
@@ -127,6 +129,7 @@ class Episode:
                 self.channels = runtime.observe(runtime.session(self.actor.id))["channels"]
                 self._mask = None
                 outcomes = [clone(o.to_plain()) for o in typed]  # the agent's own copies, in info
+                self._track_pointer(decoded.envelopes, outcomes)
                 for outcome in typed:
                     if outcome.effect is not None and str(outcome.effect.state) != self.effect_state:
                         self.effect_state = str(outcome.effect.state)
@@ -150,6 +153,17 @@ class Episode:
         truncated = limit is not None and self.steps >= limit
         self._look()
         return float(reward), terminated, truncated, self._info(summary, outcomes)
+
+    def _track_pointer(self, envelopes: list[dict], outcomes: list[dict]) -> None:
+        """Whether a pointer button is held after these actions: a ``down`` that went through
+        holds it until an ``up`` or a click — the agent's own doing, which the screen does not
+        always show (a press on a title bar changes nothing until the pointer moves)."""
+        for envelope, outcome in zip(envelopes, outcomes):
+            if envelope["family"] == "pointer.v1" and outcome.get("success"):
+                if envelope["op"] == "down":
+                    self.pointer_held = True
+                elif envelope["op"] in ("up", "click", "double_click"):
+                    self.pointer_held = False
 
     def _verify(self, fresh: bool = False) -> Verification:
         """The instance's verification now. When every check reads only files, a step
@@ -232,6 +246,7 @@ class Episode:
             "snapshot": self.world.export_snapshot(),
             "channels": self.channels,
             "effect_state": self.effect_state,
+            "pointer_held": self.pointer_held,
             "reward": reward,
         }
 
@@ -246,6 +261,7 @@ class Episode:
         self.channels = state["channels"]
         self._mask = None
         self.effect_state = state["effect_state"]
+        self.pointer_held = state.get("pointer_held", False)
         self._machine = None
         self.reward.__dict__.update(state["reward"])
         if self.blueprint.actions.needs_vocabulary:

@@ -22,7 +22,7 @@ K, T = 96, 64
 
 def _space(*optional: str) -> spaces.Dict:
     entries = {"elements": spaces.Box(0.0, 1.0, (K, 15), np.float32), "instruction_tokens": spaces.Box(0.0, 1.0, (T,), np.float32)}
-    extra = {"instruction_shown": (T,), "focus_tokens": (T,), "element_values": (K, 2)}
+    extra = {"instruction_shown": (T,), "focus_tokens": (T,), "element_values": (K, 2), "pointer_held": (1,)}
     entries.update({key: spaces.Box(0.0, 1.0, extra[key], np.float32) for key in optional})
     return spaces.Dict(entries)
 
@@ -152,12 +152,36 @@ def test_ids_are_read_back_from_the_scaled_columns():
 
 def test_optional_keys_are_used():
     batch = _batch(_played(2))
-    extractor = _extractor(_space("instruction_shown", "focus_tokens", "element_values"))
-    base = {**batch, "instruction_shown": torch.zeros(2, T), "focus_tokens": torch.zeros(2, T), "element_values": torch.zeros(2, K, 2)}
+    extractor = _extractor(_space("instruction_shown", "focus_tokens", "element_values", "pointer_held"))
+    base = {**batch, "instruction_shown": torch.zeros(2, T), "focus_tokens": torch.zeros(2, T), "element_values": torch.zeros(2, K, 2),
+            "pointer_held": torch.zeros(2, 1)}
     reference = extractor(base)
     for key, value in (("instruction_shown", torch.ones(2, T)), ("focus_tokens", batch["instruction_tokens"]),
-                       ("element_values", torch.ones(2, K, 2))):
+                       ("element_values", torch.ones(2, K, 2)), ("pointer_held", torch.ones(2, 1))):
         assert not torch.allclose(extractor({**base, key: value}), reference), key
+
+
+def test_grid_maps_put_each_row_where_its_centre_is():
+    """With a pointer grid the features end in a map per axis: a row's scores land in the
+    column and grid row its centre falls in, and nowhere else."""
+    batch = _batch(_played(2))
+    extractor = _extractor(_space(), d=16, heads=2, row_features=4, grid=(16, 20), grid_channels=3)
+    assert extractor.features_dim == K * 4 + 16 + 3 * (16 + 20)
+    features = extractor(batch)
+    columns = features[:, K * 4 + 16 :][:, : 3 * 16].reshape(2, 3, 16)
+    rows = features[:, K * 4 + 16 :][:, 3 * 16 :].reshape(2, 3, 20)
+    table = batch["elements"][0]
+    present = table[:, 0] > 0.5
+    occupied = set(torch.clamp((table[present, 7] * 16).long(), 0, 15).tolist())
+    assert {c for c in range(16) if columns[0, :, c].abs().sum() > 0} <= occupied
+    assert columns[0].abs().sum() > 0 and rows[0].abs().sum() > 0
+    moved = {k: v.clone() for k, v in batch.items()}
+    first = int(torch.nonzero(present)[0])
+    moved["elements"][0, first, 7] = 0.99  # move one control to the last column (its bounds as they were)
+    after = extractor(moved)[:, K * 4 + 16 :][:, : 3 * 16].reshape(2, 3, 16)
+    assert not torch.allclose(after[0, :, 15], columns[0, :, 15])
+    with pytest.raises(ValueError, match="grid"):
+        ElementAttentionExtractor(_space(), grid=(16,))
 
 
 def test_bad_spaces_are_named():

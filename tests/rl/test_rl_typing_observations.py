@@ -188,3 +188,21 @@ def test_a_rows_view_is_all_the_derivable_keys_read():
     config = task_config({"procedure": "easy-new-folder", "tokens": 10, "elements": 6})
     for name in NEW:
         assert np.array_equal(OBSERVATION_KEYS[name](config).encode(view, None), _encode(name, ROWS)), name
+
+
+def test_pointer_held_tells_the_press_of_a_drag_from_the_moment_before_it():
+    env = gym.make("cwgym/easy-drag-window-v0", obs=["elements", "instruction", "pointer_held"])
+    ops = env.unwrapped.config.pointer_ops  # down, move, up
+    transitions = expert_rollout(env, 0)  # press on the title bar, move it into the right half
+    assert [ops[t.action[0]] for t in transitions] == ["down", "move"]
+    assert [float(t.observation["pointer_held"][0]) for t in transitions] == [0.0, 1.0]
+    before, after = (t.observation for t in transitions)
+    assert np.array_equal(before["elements"], after["elements"])  # the press alone shows nothing
+    obs, _ = env.reset(seed=0)
+    assert obs["pointer_held"][0] == 0.0
+    press, release = transitions[0].action, np.array([ops.index("up"), *transitions[0].action[1:]])
+    env.step(press)
+    obs, *_ = env.step(press)  # pressed twice: still held
+    assert obs["pointer_held"][0] == 1.0
+    obs, *_ = env.step(release)
+    assert obs["pointer_held"][0] == 0.0

@@ -50,6 +50,7 @@ class EpisodeView(Protocol):
     instance: Instance
     steps: int
     table: ElementTable | None
+    pointer_held: bool
 
     def semantic_view(self) -> dict | None: ...
 
