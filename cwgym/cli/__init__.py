@@ -16,7 +16,19 @@ import traceback
 import warnings
 
 from cwgym._version import __version__, engine_version
-from cwgym.cli import dataset, demo, envs, eval, play, procedure, render, train, verify, worlds
+from cwgym.cli import (
+    dataset,
+    demo,
+    envs,
+    eval,
+    play,
+    procedure,
+    render,
+    train,
+    verify,
+    view,
+    worlds,
+)
 from cwgym.cli.common import (
     EXIT_BUG,
     EXIT_USAGE,
@@ -27,7 +39,7 @@ from cwgym.cli.common import (
     unknown_env,
 )
 
-SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset, play, train, eval, verify)
+SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset, play, train, eval, verify, view)
 
 
 def build_parser() -> argparse.ArgumentParser:
