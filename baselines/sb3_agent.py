@@ -67,6 +67,10 @@ def _config(env_id: str, obs: list[str] | None) -> Any:
     return task_config({**gym.spec(env_id).kwargs, **({"obs": obs} if obs else {})})
 
 
+#: Observation keys the agent keeps from its own actions rather than from ``info``.
+OWN_KEYS = ("pointer_held",)
+
+
 class SB3Agent:
     def __init__(self, runs: list[str], seed: int = 0) -> None:
         self.models: dict[str, Any] = {}
@@ -100,7 +104,7 @@ class SB3Agent:
         from cwgym.rl.derived import DERIVABLE
 
         missing = [key for key in model_space.spaces if key not in space.spaces]
-        return missing if all(key in DERIVABLE for key in missing) else None
+        return missing if all(key in DERIVABLE or key in OWN_KEYS for key in missing) else None
 
     def recognise(self, task: dict[str, Any]) -> str | None:
         """The env id of the one model whose instruction template and observation keys fit the task."""
@@ -126,6 +130,8 @@ class SB3Agent:
             if missing:
                 self.config = _config(self.env_id, self.meta[self.env_id].get("obs"))
         self.instruction = task["instruction"]
+        self.held = False  # pointer_held: a press of its own not yet released
+        self.pressed: str | None = None  # the pointer operation of its last action
         self.space = task["action_space"]
         self.space.seed(int(self.rng.integers(2**31 - 1)))
 
@@ -135,9 +141,35 @@ class SB3Agent:
             return observation
         from cwgym.rl.derived import derived_observation
 
-        if "elements" not in info:
-            raise ValueError(f"rebuilding {', '.join(self.derive)} needs info['elements'], which this step's info lacks")
-        return {**observation, **derived_observation(self.derive, self.config, self.instruction, info["elements"])}
+        derivable = [key for key in self.derive if key not in OWN_KEYS]
+        rebuilt = {}
+        if derivable:
+            if "elements" not in info:
+                raise ValueError(f"rebuilding {', '.join(derivable)} needs info['elements'], which this step's info lacks")
+            rebuilt = derived_observation(derivable, self.config, self.instruction, info["elements"])
+        if "pointer_held" in self.derive:
+            rebuilt["pointer_held"] = np.array([float(self.held)], dtype=np.float32)
+        return {**observation, **rebuilt}
+
+    def _track(self, info: dict[str, Any]) -> None:
+        """``pointer_held`` as the env keeps it: a ``down`` that went through holds the button
+        until an ``up`` or a click (the outcome of the last action says whether it went through)."""
+        outcomes = info.get("outcomes") or []
+        if self.pressed is not None and outcomes and all(o.get("success") for o in outcomes):
+            if self.pressed == "down":
+                self.held = True
+            elif self.pressed in ("up", "click", "double_click"):
+                self.held = False
+        self.pressed = None
+
+    def _pointer_op(self, action: Any) -> str | None:
+        """The pointer operation of an action of a pointer-grid interface (``None`` otherwise)."""
+        config = self.config
+        if config is None or config.interface != "pointer":
+            return None
+        ops = config.pointer_ops or ()
+        index = int(np.asarray(action).reshape(-1)[0])
+        return ops[index] if 0 <= index < len(ops) else None
 
     def act(self, observation: Any, reward: float, info: dict[str, Any]) -> Any:
         if self.model is None:
@@ -147,7 +179,10 @@ class SB3Agent:
             if "action_mask" not in info:
                 raise ValueError(f"the maskable model of {self.env_id} needs info['action_mask'], which this step's info lacks")
             masks["action_masks"] = np.asarray(info["action_mask"], dtype=bool)
+        self._track(info)
         action, _ = self.model.predict(self.observe(observation, info), deterministic=True, **masks)
+        if "pointer_held" in self.derive:
+            self.pressed = self._pointer_op(action)
         return int(action) if np.ndim(action) == 0 else action
 
 

@@ -7,7 +7,8 @@
 # The recipe: sb3-contrib's MaskablePPO on the env's action masks, the element-attention
 # policy (cwgym.rl.attention), the three observation keys that say what typing changed,
 # and a start from 100 demonstrations of a `cwgym dataset` (training seeds 0-99; the actor
-# and the critic cloned) before 30,000 steps of reinforcement learning. Each run is one
+# and the critic cloned) before 30,000 steps of reinforcement learning; the window drag also
+# observes `pointer_held` (a press on a title bar shows nothing on the screen). Each run is one
 # `cwgym train` command (recorded in its train.json) with one torch thread; JOBS runs
 # (default 2, one per core) train at a time. SEEDS (default "0") are the training seeds.
 # Set CWGYM to another command (e.g. "python -m cwgym.cli") to use a source checkout.
@@ -37,7 +38,9 @@ jobs_file="$RUNS/jobs.txt"
 : > "$jobs_file"
 for seed in $SEEDS; do
     for task in $EASY; do
-        echo "$AGENT --env cwgym/easy-$task-v0 --demos $RUNS/demos-easy --seed $seed --out $RUNS/masked-easy-$task-s$seed" >> "$jobs_file"
+        extra=""
+        if [ "$task" = drag-window ]; then extra=" pointer_held"; fi
+        echo "$AGENT$extra --env cwgym/easy-$task-v0 --demos $RUNS/demos-easy --seed $seed --out $RUNS/masked-easy-$task-s$seed" >> "$jobs_file"
     done
     for kind in $WEB; do
         echo "$AGENT --env cwgym/web-$kind-v0 --demos $RUNS/demos-web --seed $seed --out $RUNS/masked-web-$kind-s$seed" >> "$jobs_file"

@@ -237,3 +237,22 @@ def test_the_agent_acts_with_the_masks_and_rebuilds_missing_keys(tmp_path, monke
     assert set(seen[0][0]) == set(full_obs) and np.array_equal(seen[0][1], info["action_mask"])
     other = {**task, "observation_space": gym.make(ENV, elements=64).observation_space}
     assert agent.recognise(other) is None  # a key the task gives differs from the model's: no fit
+
+
+def test_the_agent_keeps_pointer_held_from_its_own_presses():
+    """``pointer_held`` is not in ``info``: the agent keeps it as the env does, from the
+    pointer operations it sent and whether they went through."""
+    from baselines.sb3_agent import SB3Agent
+    from cwgym.rl.config import task_config
+
+    agent = object.__new__(SB3Agent)
+    agent.derive = ["pointer_held"]
+    agent.config = task_config(dict(gym.spec("cwgym/easy-drag-window-v0").kwargs))
+    agent.held, agent.pressed = False, None
+    ops = agent.config.pointer_ops  # down, move, up
+    seen = []
+    for op, success in (("down", False), ("down", True), ("move", True), ("up", True)):
+        agent.pressed = agent._pointer_op(np.array([ops.index(op), 0, 0]))
+        agent._track({"outcomes": [{"success": success}]})
+        seen.append(float(agent.observe({}, {})["pointer_held"][0]))
+    assert seen == [0.0, 1.0, 1.0, 0.0]
