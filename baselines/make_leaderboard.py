@@ -7,7 +7,8 @@ success, mean reward, wall time, what the agent was told) after ``cwgym verify``
 replayed every episode of the submission in ``DIR`` without the agent. A submission that
 does not verify is refused: a row is only ever a verified one. Rows of a hidden split need
 its secret (``--secret-file`` or ``--secret-env``), as ``cwgym verify`` does. Each agent's per-task table and chart are copied next to
-the page as ``leaderboard/NAME.md`` and ``leaderboard/NAME.png``.
+the page as ``leaderboard/NAME.md`` and ``leaderboard/NAME.png`` (``--tables`` names another
+folder, one per page: ``leaderboard-v0`` for ``LEADERBOARD-v0.md``).
 """
 
 from __future__ import annotations
@@ -29,16 +30,16 @@ NAMES = {"expert": "scripted expert", "random": "random"}
 VIEWS = {"sealed": "sealed", "privileged": "privileged: told the task and its seed"}
 
 
-def _row(name: str, results: dict[str, Any]) -> str:
+def _row(name: str, results: dict[str, Any], tables: str = "leaderboard") -> str:
     overall = results["overall"]
     return (
         f"| {NAMES.get(name, name)} | `{results['agent']}` | {overall['episodes']} | {overall['success_rate']:.1%} "
         f"| {overall['task_success_rate']:.1%} | {overall['mean_reward']:.3f} | {results['wall_seconds']:.1f} s | verified "
-        f"| {VIEWS[results['agent_view']]} | [tasks](leaderboard/{name}.md) |"
+        f"| {VIEWS[results['agent_view']]} | [tasks]({tables}/{name}.md) |"
     )
 
 
-def render_page(rows: list[tuple[str, dict[str, Any]]], notes: str | None) -> str:
+def render_page(rows: list[tuple[str, dict[str, Any]]], notes: str | None, tables: str = "leaderboard") -> str:
     """The Markdown page of ``(name, results.json)`` pairs, all of one suite."""
     first = rows[0][1]
     suite = first["suite"]
@@ -64,7 +65,7 @@ def render_page(rows: list[tuple[str, dict[str, Any]]], notes: str | None) -> st
         "| agent | factory | episodes | success | mean task success | mean reward | eval wall time | `cwgym verify` | agent view | per task |",
         "|---|---|---:|---:|---:|---:|---:|---|---|---|",
     ]
-    lines += [_row(name, results) for name, results in rows]
+    lines += [_row(name, results, tables) for name, results in rows]
     lines += ["", "Commands (from the repository root):", "", "```text"]
     secret = " --secret-file SECRET" if hidden else ""
     for name, results in rows:
@@ -81,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rows", nargs="+", help="NAME=DIR: a cwgym eval --out directory")
     parser.add_argument("--out", type=Path, default=Path("baselines/LEADERBOARD.md"))
     parser.add_argument("--notes", type=Path, help="a Markdown file appended to the page")
+    parser.add_argument("--tables", default="leaderboard",
+                        help="the folder next to the page for each agent's per-task table (one per page: leaderboard-v0 for LEADERBOARD-v0.md)")
     parser.add_argument("--suite", help="verify against this suite (name or path) instead of the one each submission names")
     add_secret_options(parser, "the rows were played on")
     args = parser.parse_args(argv)
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     except SecretError as exc:
         print(f"make_leaderboard: {exc}", file=sys.stderr)
         return 2
-    tables = args.out.parent / "leaderboard"
+    tables = args.out.parent / args.tables
     tables.mkdir(parents=True, exist_ok=True)
     rows = []
     for item in args.rows:
@@ -111,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         if (directory / "results.png").exists():
             shutil.copyfile(directory / "results.png", tables / f"{name}.png")
     notes = args.notes.read_text() if args.notes else None
-    args.out.write_text(render_page(rows, notes))
+    args.out.write_text(render_page(rows, notes, args.tables))
     print(f"wrote {args.out} ({len(rows)} rows)")
     return 0
 
