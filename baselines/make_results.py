@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -211,6 +212,12 @@ def splice(page: str, name: str, section: str) -> str:
     return f"{page.rstrip()}\n\n{block}\n"
 
 
+def sections(page: str) -> list[str]:
+    """The sections of ``page`` (each with its begin and end markers), in order: what a
+    rewrite of the page's top keeps, since other scripts wrote them."""
+    return [m.group(0) for m in re.finditer(r"<!-- section:([\w-]+):begin -->.*?<!-- section:\1:end -->", page, re.S)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m baselines.make_results", description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="cwgym train --out directories")
@@ -242,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(splice(page, args.section, render_section(args.title or args.section, groups, notes, published)))
         print(f"wrote section {args.section} of {args.out} ({len(runs)} runs, {len(groups)} rows)")
         return 0
-    args.out.write_text(render_page(groups, notes))
+    kept = sections(args.out.read_text()) if args.out.exists() else []
+    args.out.write_text("\n\n".join([render_page(groups, notes).rstrip(), *kept]) + "\n")
     print(f"wrote {args.out} ({len(runs)} runs, {len(groups)} rows)")
     return 0
 

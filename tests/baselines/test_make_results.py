@@ -81,3 +81,13 @@ def test_runs_that_differ_only_in_seed_are_one_row_with_mean_and_range(tmp_path)
     assert len(rows) == 1
     assert "| 0, 1, 2 |" in rows[0] and "2.0 min" in rows[0] and "**75%** (50%–100%)" in rows[0]
     assert "| no |" in rows[0]  # the mean, not the best seed, is held to the target
+
+
+def test_rewriting_the_top_of_the_page_keeps_the_sections_other_scripts_wrote():
+    from baselines.make_results import sections, splice
+
+    page = splice(splice("# top\n", "web", "## Web\nrows"), "masked-easy", "## Masked\nrows")
+    kept = sections(page)
+    assert [k.splitlines()[1] for k in kept] == ["## Web", "## Masked"]
+    assert all(k.startswith("<!-- section:") and k.endswith(":end -->") for k in kept)
+    assert sections("# no sections\n") == []
