@@ -208,7 +208,7 @@ def run_episode(agent: AgentProcess, env: Any, env_id: str, index: int, seed: in
     identity = _identity(env, env_id, seed)
     observation, info = env.reset(seed=seed)
     task = task_view(env, info["instruction"], privileged, identity)
-    actions, rewards, families = [], [], Counter()
+    actions, rewards, hashes, families = [], [], [], Counter()
     terminated = truncated = False
     failure: AgentFault | None = None
     try:
@@ -217,6 +217,7 @@ def run_episode(agent: AgentProcess, env: Any, env_id: str, index: int, seed: in
             actions.append(action)
             observation, reward, terminated, truncated, info = env.step(stepped)
             rewards.append(float(reward))
+            hashes.append(base.state_hash())
             families[action_family(codec, stepped, info)] += 1
             message = {"observation": observation, "reward": float(reward), "info": agent_info(info)}
             if terminated or truncated:
@@ -245,6 +246,7 @@ def run_episode(agent: AgentProcess, env: Any, env_id: str, index: int, seed: in
         "truncated": bool(truncated),
         "failure": None if failure is None else f"step {len(actions)}: {failure.reason}",
         "families": dict(sorted(families.items())),
+        "state_hashes": hashes,
         "final_state_hash": base.state_hash(),
     }
     if failure is not None and failure.detail:
@@ -262,7 +264,7 @@ def replay_episode(record: dict[str, Any], seed: int) -> dict[str, Any]:
     base = env.unwrapped
     codec = base.action_codec
     env.reset(seed=seed)
-    rewards, families = [], Counter()
+    rewards, hashes, families = [], [], Counter()
     terminated = truncated = False
     info: dict = {"verification": {}}
     for action in record["actions"]:
@@ -271,6 +273,7 @@ def replay_episode(record: dict[str, Any], seed: int) -> dict[str, Any]:
         stepped = checked_action(env.action_space, action)
         _, reward, terminated, truncated, info = env.step(stepped)
         rewards.append(float(reward))
+        hashes.append(base.state_hash())
         families[action_family(codec, stepped, info)] += 1
     out = {
         "world": base.world_name,
@@ -285,6 +288,7 @@ def replay_episode(record: dict[str, Any], seed: int) -> dict[str, Any]:
         "terminated": bool(terminated),
         "truncated": bool(truncated),
         "families": dict(sorted(families.items())),
+        "state_hashes": hashes,
         "final_state_hash": base.state_hash(),
     }
     env.close()

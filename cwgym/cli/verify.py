@@ -41,6 +41,8 @@ from cwgym.leaderboard.splits import SecretError, Split
 __all__ = ["Refused", "check", "verify"]
 
 COMPARED = ("world", "procedure", "machine", "config", "max_episode_steps", "rewards", "return", "steps", "success", "terminated", "truncated", "families", "final_state_hash")
+#: Compared when the record has them (submissions from before they were recorded do not).
+COMPARED_IF_RECORDED = ("state_hashes",)
 
 
 class Refused(Exception):
@@ -121,6 +123,10 @@ def _episode_problems(record: dict[str, Any], seeds: dict[str, list[int]], split
         for key in COMPARED
         if record.get(key) != replayed[key]
     ]
+    if "state_hashes" in record and record["state_hashes"] != replayed["state_hashes"]:  # see COMPARED_IF_RECORDED
+        recorded, again = record["state_hashes"], replayed["state_hashes"]
+        step = next((k for k, (a, b) in enumerate(zip(recorded, again), 1) if a != b), min(len(recorded), len(again)) + 1)
+        problems.append(f"episode {name}: the state hash after step {step} differs from the replay's")
     if not problems and record.get("failure") is None and not (replayed["terminated"] or replayed["truncated"]):
         problems.append(f"episode {name}: its log stops before the episode ended, yet it records no agent failure")
     return problems

@@ -304,7 +304,7 @@ def test_an_agent_file_runs_from_any_directory_and_verify_refuses_partial_runs(t
 
 
 def test_a_log_cut_short_must_record_why(tmp_path):
-    from cwgym.cli.verify import COMPARED
+    from cwgym.cli.verify import COMPARED, COMPARED_IF_RECORDED
     from cwgym.leaderboard.splits import suite_seeds
 
     suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
@@ -314,7 +314,7 @@ def test_a_log_cut_short_must_record_why(tmp_path):
     assert record["steps"] >= 2 and record["failure"] is None  # the seeded random agent's episode, cut short below
     record["actions"] = record["actions"][:1]
     seed = suite_seeds(load_suite(suite), load_suite(suite)["tasks"][0])[0]
-    record.update({key: value for key, value in replay_episode(record, seed).items() if key in COMPARED})
+    record.update({key: value for key, value in replay_episode(record, seed).items() if key in COMPARED + COMPARED_IF_RECORDED})
     (tmp_path / "run" / "results.json").unlink()
     (tmp_path / "run" / "submission.json").write_text(json.dumps(submission))
     assert verify(tmp_path / "run", suite) == [f"episode {record['episode']}: its log stops before the episode ended, yet it records no agent failure"]

@@ -94,7 +94,7 @@ def test_expert_scores_full_and_submission_verifies(expert_run):
     assert any("cannot be loaded" in p for p in verify(out))  # its suite is no leaderboard suite
 
 
-@pytest.mark.parametrize("edit", ["action", "score", "seed", "results"])
+@pytest.mark.parametrize("edit", ["action", "score", "seed", "results", "hash"])
 def test_edited_submission_is_rejected_naming_the_episode(expert_run, tmp_path, edit):
     _, out, suite = expert_run
     for name in ("submission.json", "results.json"):
@@ -109,6 +109,9 @@ def test_edited_submission_is_rejected_naming_the_episode(expert_run, tmp_path, 
     elif edit == "seed":
         record["seed"] += 1
         record["episode"] = name = f"{record['env_id']}#{record['seed']}"
+    elif edit == "hash":
+        assert len(record["state_hashes"]) == record["steps"]
+        record["state_hashes"][0] = "0" * 64
     (tmp_path / "submission.json").write_text(json.dumps(submission))
     if edit == "results":
         results = json.loads((tmp_path / "results.json").read_text())
@@ -117,6 +120,19 @@ def test_edited_submission_is_rejected_naming_the_episode(expert_run, tmp_path, 
         name = results["tasks"][0]["env_id"]
     problems = verify(tmp_path, suite)
     assert problems and any(name in p for p in problems), problems
+    if edit == "hash":
+        assert problems == [f"episode {name}: the state hash after step 1 differs from the replay's"]
+
+
+def test_a_submission_without_state_hashes_is_checked_by_its_final_hash(expert_run, tmp_path):
+    """Submissions written before ``state_hashes`` was recorded still verify."""
+    _, out, suite = expert_run
+    (tmp_path / "results.json").write_text((out / "results.json").read_text())
+    submission = json.loads((out / "submission.json").read_text())
+    for record in submission["episodes"]:
+        del record["state_hashes"]
+    (tmp_path / "submission.json").write_text(json.dumps(submission))
+    assert verify(tmp_path, suite) == []
 
 
 def test_random_scores_nothing(small_suite, tmp_path, monkeypatch):

@@ -129,6 +129,17 @@ def test_a_tampered_reward_names_its_step(eval_run, tmp_path):
     assert result.divergences == [f"episode {record(eval_run, FOLDER)['episode']}: step 2: reward recorded 0.5, replay gives 0.0"]
 
 
+def test_a_tampered_step_hash_names_its_step(eval_run, tmp_path):
+    """cwgym eval records the state hash after every step; the viewer checks each one."""
+    assert len(record(eval_run, FOLDER)["state_hashes"]) == record(eval_run, FOLDER)["steps"]
+
+    def tamper(episodes):
+        episodes[1]["state_hashes"][1] = "0" * 64
+    result = build_site(_tampered(eval_run, tmp_path, tamper), tmp_path / "site", "none")
+    assert len(result.divergences) == 1
+    assert result.divergences[0].startswith(f"episode {record(eval_run, FOLDER)['episode']}: step 2: state hash recorded 000000")
+
+
 def test_a_dataset_replays_and_a_tampered_screen_digest_names_its_step(dataset_dir, tmp_path):
     result = build_site(dataset_dir, tmp_path / "good", "none")
     assert result.episodes == 4 and result.divergences == []
