@@ -185,7 +185,7 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         rows, present = self._rows(observations)
-        centres = observations["elements"][:, : rows.shape[1], _CENTRE]
+        centres = observations["elements"][:, : rows.shape[1], _CENTRE] if self.grid is not None else rows[..., :0]
         memory, masked = self._memory(observations)
         batch = rows.shape[0]
         if batch <= 2 * self.group:
