@@ -28,7 +28,7 @@ from cwgym.machine.processes import Process, ProcessTable
 from cwgym.machine.shell.state import ShellState
 from cwgym.machine.users import FIRST_UID, User, group_text, passwd_text, users_for
 from cwgym.machine.view import NetPort
-from cwgym.protocol.definition import Computer, Profile
+from cwgym.protocol.definition import Computer, Profile, file_bytes
 
 #: Folders a desktop session's first login creates in the home folder.
 FIRST_LOGIN_FOLDERS = (
@@ -160,7 +160,7 @@ class Machine:
             owner = (uid, gid) if owned else (0, 0)
             folder = path.rsplit("/", 1)[0] or "/"
             self._makedirs_owned(folder, owned)
-            fs.put_file(path, content.encode(), *owner)
+            fs.put_file(path, file_bytes(content), *owner)
         for path, text in ((HOSTS, hosts_text(self.hostname)), (RESOLV_CONF, resolv_conf_text())):
             if not fs.exists(path):  # a world may seed its own
                 fs.put_file(path, text.encode())

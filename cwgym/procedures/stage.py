@@ -13,6 +13,7 @@ from cwgym.procedures.model import Phase, Procedure, SetupEntry
 from cwgym.procedures.params import draw_params
 from cwgym.procedures.template import render, render_value
 from cwgym.procedures.validate import parse_procedure
+from cwgym.protocol.definition import file_bytes
 
 if TYPE_CHECKING:
     from cwgym.environment.world import World
@@ -113,7 +114,7 @@ def _apply(machine: Machine, entry: SetupEntry) -> None:
         return
     content = entry.content if entry.content is not None else "".join(f"{line}\n" for line in entry.lines or [])
     mode = int(entry.mode, 8) if entry.mode else 0o644
-    ino = fs.put_file(path, content.encode(), uid, gid, mode)
+    ino = fs.put_file(path, file_bytes(content, f"setup {entry.path!r}"), uid, gid, mode)
     fs.set_mode(ino, mode)
 
 

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 import itertools
 import re
@@ -189,6 +191,23 @@ def check_plain(value: Any) -> None:
         raise DefinitionError(exc.path, exc.problem) from None
 
 
+def file_bytes(content: str, where: str = "content") -> bytes:
+    """The bytes a file's content stands for: UTF-8 text, or a base64 data URL.
+
+    A value that starts with ``data:`` and holds ``;base64,`` (``data:image/png;base64,iVBOR...``)
+    is decoded, so a world can ship a picture, a sound or a database; any other text is
+    the file's UTF-8 bytes. A malformed data URL raises :class:`DefinitionError` naming
+    ``where``.
+    """
+    if not content.startswith("data:") or ";base64," not in content:
+        return content.encode()
+    payload = content.split(";base64,", 1)[1]
+    try:
+        return base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise DefinitionError(where, "is a data URL whose base64 payload does not decode") from None
+
+
 def normalize_file_path(name: str, path: str) -> str:
     """An ``initial_files`` key made canonical: a relative key stays relative to the home
     folder and may not leave it; an absolute key may not leave ``/`` or name a file or
@@ -324,9 +343,10 @@ def check_definition(d: WorldDefinition) -> None:
         else:
             addresses[address] = node_id
         normal: dict[str, str] = {}
-        for name, _content in computer.initial_files.items():
+        for name, content in computer.initial_files.items():
             where = f"{path}.initial_files[{name!r}]"
             key = normalize_file_path(name, where)
+            file_bytes(content, where)
             if key in normal:
                 raise DefinitionError(where, f"names the same file as {normal[key]!r}")
             normal[key] = name
