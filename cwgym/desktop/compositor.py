@@ -174,9 +174,10 @@ def _shell_chunk(seat: SeatLike, layer: str, view: ShellView, panel_key: Any, s:
     if layer == "below":
         key = ("below", theme.name, view.shell, view.icons, view.selected_icon, w, h)
     elif layer == "above":
-        key = ("above", theme.name, view.clock, view.dock, panel_key[:1], w, h)
+        key = ("above", theme.name, view.clock, view.dock, view.status, panel_key[:1], w, h)
     else:
-        key = ("panel", theme.name, panel_key, view.grid, view.switcher, view.context, w, h)
+        key = ("panel", theme.name, panel_key, view.grid, view.switcher, view.context, view.status, view.notices,
+               view.month, w, h)
     hit = seat.cache.chunk(key)
     if hit is not None:
         return hit

@@ -19,6 +19,8 @@ both reach the same handler. Targets (the theme paints them):
 ``shell:icon:home``        the Home desktop icon; ``shell:icon:file:<name>`` one per
                            entry of ``~/Desktop``: a click selects, a double click opens
 ``shell:home``             show the desktop (close panels, minimize every window)
+``shell:calendar`` ...     the top bar's clock and status icons and their panels
+                           (:mod:`cwgym.desktop.topbar`)
 ``window:<id>:<op>``       ``close`` (the application may keep the window open:
                            :meth:`~cwgym.desktop.framework.App.can_close`), ``minimize``,
                            ``maximize`` (toggles), ``restore``,
@@ -36,6 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import cwgym.desktop.wm as wm
+from cwgym.desktop import topbar
 from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
 from cwgym.desktop.framework import AppError, UnknownTarget
 from cwgym.desktop.state import Window
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHROME",
+    "NOT_IMPLEMENTED",
     "PANEL_TARGETS",
     "SEARCH_MAX",
     "activate",
@@ -59,6 +63,7 @@ __all__ = [
     "launch",
     "launcher_matches",
     "list_apps",
+    "offered",
     "open_context",
     "open_icon",
     "shell_view",
@@ -74,10 +79,13 @@ PANEL_TARGETS = {
     "launcher": ("shell:grid:", "shell:launcher:search"),
     "switcher": ("shell:switcher:",),
     "context": ("shell:context:",),
+    **topbar.PANEL_TARGETS,
 }
 #: Target prefixes of the dock and the top bar, which stay usable over the app grid.
-CHROME = ("shell:launch:", "shell:launcher", "shell:activities")
-_PANEL_OPENERS = ("shell:launcher", "shell:activities", "shell:switcher")
+CHROME = ("shell:launch:", "shell:launcher", "shell:activities", *topbar.OPENERS)
+_PANEL_OPENERS = ("shell:launcher", "shell:activities", "shell:switcher", *topbar.OPENERS)
+#: The first part of the top bar's targets (:mod:`cwgym.desktop.topbar` handles them).
+_TOP_BAR_HEADS = ("calendar", "notification", "notifications", "quick-settings", "toggle", "volume")
 
 
 def _unknown() -> ActionError:
@@ -98,6 +106,13 @@ def installed(seat: SeatLike) -> list[str]:
     ordered = [a for a in CATALOGUE if a in ids]
     web = sorted(a for a in seat.web_apps if a not in ids) if "browser" in ids else []
     return ordered + sorted(ids - set(ordered)) + web
+
+
+def offered(seat: SeatLike) -> list[str]:
+    """The installed applications the shell offers (dock, app grid): those this engine
+    implements and the world's web apps. An installed catalogue id without an
+    implementation stays in ``application.v1 list``, not launchable, and is not offered."""
+    return [a for a in installed(seat) if a in seat.web_apps or seat.apps.get(a) is not None]
 
 
 def label(seat: SeatLike, app_id: str) -> str:
@@ -126,7 +141,7 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
         app = seat.apps.get("browser" if web else app_id)
         is_installed = app_id in have_set
         blocked = _blocked(seat, app_id, is_installed)
-        launchable = blocked is None and is_installed and app is not None
+        launchable = blocked is None
         out.append(
             {
                 "id": app_id,
@@ -140,9 +155,15 @@ def list_apps(seat: SeatLike, include_uninstalled: bool) -> list[dict[str, Any]]
     return out
 
 
+#: ``blocked_by`` of an installed catalogue id this engine has no application for.
+NOT_IMPLEMENTED = "application_not_implemented"
+
+
 def _blocked(seat: SeatLike, app_id: str, is_installed: bool) -> str | None:
     if not is_installed:
         return errors.APPLICATION_NOT_INSTALLED
+    if app_id not in seat.web_apps and seat.apps.get(app_id) is None:
+        return NOT_IMPLEMENTED
     if not seat.shell:
         return errors.NO_DESKTOP_SHELL
     if _needs_browser(seat, app_id) and "browser.v1" not in seat.actions:
@@ -209,6 +230,12 @@ def activate_app(seat: SeatLike, app_id: str) -> int:
     return launch(seat, app_id)
 
 
+def _show(seat: SeatLike, app_id: str) -> Any:
+    """What opening ``app_id`` from the top bar gives: the dock's action when the shell
+    offers the application, else nothing."""
+    return {"window": activate_app(seat, app_id)} if app_id in offered(seat) else None
+
+
 def home(seat: SeatLike) -> None:
     """Show the desktop: close the panel and minimize every window."""
     desk = seat.desk
@@ -236,7 +263,7 @@ def toggle_launcher(seat: SeatLike, *, open_only: bool = False) -> None:
 
 def launcher_matches(seat: SeatLike, search: str) -> list[str]:
     """Installed apps the search text matches: label prefix first, then substrings, by label."""
-    apps = sorted(installed(seat), key=lambda a: (label(seat, a).casefold(), a))
+    apps = sorted(offered(seat), key=lambda a: (label(seat, a).casefold(), a))
     needle = search.strip().casefold()
     if not needle:
         return apps
@@ -397,7 +424,7 @@ def shell_view(seat: SeatLike) -> ShellView:
     desk = seat.desk
     if not seat.shell:
         return ShellView("", (), (), (), None, None, shell=False)
-    have = installed(seat)
+    have = offered(seat)
     order = [a for a in seat.theme.dock_order if a in have] + [a for a in have if a not in seat.theme.dock_order]
     running = {w.app for w in desk.windows.values()}
     focused = desk.windows[desk.focused].app if desk.focused is not None else None
@@ -416,8 +443,10 @@ def shell_view(seat: SeatLike) -> ShellView:
             )
         elif kind == "context":
             context = tuple((t, lab) for t, lab in panel["items"])
+    calendar_open = panel is not None and panel.get("kind") == topbar.CALENDAR
+    unix_seconds = seat.machine.clock.unix_seconds()
     return ShellView(
-        seat.theme.clock_text(seat.machine.clock.unix_seconds()),
+        seat.theme.clock_text(unix_seconds),
         dock,
         grid,
         desktop_icons(seat),
@@ -426,6 +455,9 @@ def shell_view(seat: SeatLike) -> ShellView:
         switcher,
         context,
         True,
+        topbar.status(seat),
+        topbar.notices(seat, lambda app_id: label(seat, app_id)) if calendar_open else (),
+        topbar.month_view(unix_seconds, panel.get("month", 0)) if calendar_open else None,
     )
 
 
@@ -439,8 +471,9 @@ def in_panel(kind: str | None, target: str) -> bool:
 
 def keeps_panel_open(kind: str | None, target: str) -> bool:
     """Whether a press on ``target`` leaves the open panel of ``kind`` open: a control of
-    the panel, or (over the app grid) the dock and the top bar. Any other press closes it."""
-    return in_panel(kind, target) or (kind == "launcher" and target.startswith(CHROME))
+    the panel, the top bar's clock and status icons (which switch to their panel), or (over
+    the app grid) the dock and the top bar. Any other press closes it."""
+    return in_panel(kind, target) or target in topbar.OPENERS or (kind == "launcher" and target.startswith(CHROME))
 
 
 def activate(
@@ -479,12 +512,17 @@ def activate(
     if seat.theme.kiosk:  # a kiosk paints no shell control
         raise _unknown()
     head, _, rest = target[6:].partition(":")
+    if head in _TOP_BAR_HEADS:
+        try:
+            return topbar.activate(seat, target, lambda app_id: _show(seat, app_id))
+        except LookupError:
+            raise _unknown() from None
     if head == "launch" and rest:
-        if not _known(seat, rest) or rest not in set(installed(seat)):
+        if not _known(seat, rest) or rest not in set(offered(seat)):
             raise _unknown()
         return {"window": activate_app(seat, rest)}
     if head == "grid" and rest:
-        if panel_kind != "launcher" or rest not in set(installed(seat)):
+        if panel_kind != "launcher" or rest not in set(offered(seat)):
             raise _unknown()
         desk.panel = None
         return {"window": activate_app(seat, rest)}

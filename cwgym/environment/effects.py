@@ -3,7 +3,9 @@
 A projection of the target machine's actor-visible state for the acting session is taken
 before and after dispatch; the effect's tags name the parts that differ and ``state``
 digests the after. The parts: the session's terminal latch (``terminal``), the machine
-clipboard (``clipboard``), and the session's desktop on that machine
+clipboard (``clipboard``), the desktop's data files in the home (``settings``,
+``notifications`` and ``library``: :mod:`cwgym.machine.settings`,
+:mod:`cwgym.machine.notifications`, :mod:`cwgym.machine.recent`), and the session's desktop on that machine
 (:func:`cwgym.desktop.visible.visible_parts`): per-window geometry, title, document,
 content, inner focus and scroll offsets, which are compared only for windows present
 before and after (a new window is ``window.opened``, a gone one ``window.closed``), plus
@@ -18,6 +20,9 @@ from cwgym.apps import APPS
 from cwgym.desktop.state import Desktop
 from cwgym.desktop.visible import visible_parts
 from cwgym.kernel.digest import u64
+from cwgym.machine.notifications import NOTIFICATIONS_FILE
+from cwgym.machine.recent import RECENT_FILE
+from cwgym.machine.settings import SETTINGS_FILE
 from cwgym.protocol import effects
 from cwgym.protocol.envelope import ActionEffect
 
@@ -29,6 +34,12 @@ _WINDOWS = "windows"
 _STACK = "stack"
 _PER_WINDOW = (_WINDOWS, _STACK)
 _NO_DESKTOP = visible_parts(Desktop(), {})
+#: The desktop's data files in the home and the tag a change to each is reported as.
+_DESKTOP_FILES = (
+    (effects.SETTINGS, SETTINGS_FILE),
+    (effects.NOTIFICATIONS, NOTIFICATIONS_FILE),
+    (effects.LIBRARY, RECENT_FILE),
+)
 
 
 def visible_projection(session: Session, machine: Machine, browsers: Any = None) -> dict[str, Any]:
@@ -37,6 +48,8 @@ def visible_projection(session: Session, machine: Machine, browsers: Any = None)
     (``navigate``), the page it shows (``document``) and what was typed into it
     (``content``)."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
+    for tag, relative in _DESKTOP_FILES:
+        parts[tag] = _file_bytes(machine, relative)
     headless = browsers.by_machine.get(machine.id) if browsers is not None else None
     if headless is not None:
         tab = headless.state.active_tab
@@ -47,6 +60,13 @@ def visible_projection(session: Session, machine: Machine, browsers: Any = None)
     desk = session.desktops.get(machine.id)
     parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
     return parts
+
+
+def _file_bytes(machine: Machine, relative: str) -> bytes | None:
+    try:
+        return machine.fs.read_path(f"{machine.home}/{relative}")
+    except OSError:
+        return None
 
 
 def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machine) -> ActionEffect:

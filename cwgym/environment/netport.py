@@ -1,7 +1,9 @@
 """A machine's way onto the world's network: the :class:`~cwgym.machine.view.NetPort` the
 world wires into each machine, so ``curl``, ``wget``, ``ping`` and the resolvers on it reach
 :mod:`cwgym.net` from that machine's node, through its ``/etc/hosts`` first, and a server
-started on it learns whether its port is free (:mod:`cwgym.environment.listeners`)."""
+started on it learns whether its port is free (:mod:`cwgym.environment.listeners`). A machine
+whose network is switched off (Wi-Fi off or airplane mode: :mod:`cwgym.machine.settings`)
+reaches only itself: DNS and requests elsewhere fail."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from cwgym.environment.listeners import port_taken
 from cwgym.environment.metadata import search_engine
 from cwgym.machine.etc import HOSTS, hosts_address
 from cwgym.machine.filesystem import FsError
+from cwgym.machine.settings import network_up
 from cwgym.machine.view import Lookup, NetFailure
 from cwgym.net.http import Headers, NetError, Request, Response, parse_url
 from cwgym.net.network import is_address
@@ -34,6 +37,16 @@ def _hosts_address(data: bytes, name: str) -> str | None:
     """:func:`hosts_address` of a file's bytes (an unchanged file is the same bytes object,
     so asking again costs a hash)."""
     return hosts_address(data.decode("utf-8", "replace"), name)
+
+
+#: Why a machine whose network is switched off reaches nothing beyond itself.
+OFFLINE = "the network is off on this machine (Wi-Fi or airplane mode)"
+
+
+def _local(machine: Any, host: str) -> bool:
+    """Whether ``host`` is the machine itself (loopback, its name or address), which it
+    reaches with its network switched off."""
+    return host in ("localhost", "::1", machine.hostname, machine.computer.address) or host.startswith("127.")
 
 
 class MachineNet:
@@ -67,9 +80,12 @@ class MachineNet:
     def lookup(self, name: str) -> Lookup:
         if is_address(name):
             return Lookup(name, (name,), "address")
-        listed = hosts_lookup(self.runtime.machines[self.machine_id], name)
+        machine = self.runtime.machines[self.machine_id]
+        listed = hosts_lookup(machine, name)
         if listed is not None:
             return Lookup(listed, (name,), "hosts")
+        if not network_up(machine):
+            raise NetFailure("unresolved", f"{name}: {OFFLINE}")
         network, source = self.runtime.network, self._source()
         try:
             address, latency, cached = network.resolve(source, name)
@@ -80,6 +96,9 @@ class MachineNet:
         return Lookup(address, network.aliases(source, name), "dns")
 
     def echo(self, address: str) -> int:
+        machine = self.runtime.machines[self.machine_id]
+        if not _local(machine, address) and not network_up(machine):
+            raise NetFailure("unreachable", f"{address}: {OFFLINE}")
         try:
             return self.runtime.network.echo(self._source(), address, self.machine_id, self._actor())
         except NetError as exc:
@@ -96,7 +115,10 @@ def fetch_from(runtime: Any, machine_id: str, request: Request, actor: str | Non
     if computer is None:
         raise KeyError(machine_id)
     host = request.url.host
-    address = None if is_address(host) else hosts_lookup(runtime.machines[machine_id], host)
+    machine = runtime.machines[machine_id]
+    if not _local(machine, host) and not network_up(machine):
+        raise NetError("unreachable", f"{host}: {OFFLINE}")
+    address = None if is_address(host) else hosts_lookup(machine, host)
     if address is not None:
         runtime.record("network.dns", machine_id, actor, {"name": host, "address": address, "cached": True, "from": "hosts"})
     return runtime.network.fetch(computer.node_id, request, machine_id, actor, address=address)

@@ -57,6 +57,7 @@ from cwgym.kernel.state import KernelState
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert, ordered
 from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
+from cwgym.machine.notifications import fire_due
 from cwgym.net.http import Request, Response
 from cwgym.net.network import Network
 from cwgym.net.public_web import join_public_web
@@ -170,6 +171,12 @@ class Runtime:
                 break
             clock.advance_to(max(clock.now_us, task.due_us))
         clock.advance_to(target)
+
+    def raise_due_notifications(self) -> None:
+        """Raise every machine's scheduled notifications (alarms, timers, reminders) whose
+        time the logical clock has reached: after every action, and after owner-side time moves."""
+        for _, machine in self.machines.items():
+            fire_due(machine)
 
     def record(self, kind: str, machine: str | None, actor: str | None, data: Any) -> None:
         """Append an event to the journal at the current tick."""
@@ -380,6 +387,7 @@ class Runtime:
             value, success, error = None, False, exc.error
             if error.code in UNDONE and not exc.keep:
                 session.restore(kept)  # a refused or invalid action changes nothing
+        self.raise_due_notifications()
         effect = effect_between(before, visible_projection(session, machine, self.subsystems.get("browsers")), machine)
         return ActionOutcome(index, success, value if success else None, error, effect)
 

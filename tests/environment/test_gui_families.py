@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "desktop"))
 
-from desktop_fixture import M, act, app, desktop, key, ok, one, point, ptr, type_, world
+from desktop_fixture import M, act, app, definition, desktop, key, ok, one, point, ptr, type_, world
 
 from cwgym import World
 from cwgym.desktop.catalogue import CATALOGUE
@@ -17,10 +17,12 @@ from cwgym.protocol import errors
 
 
 def test_list_reports_installed_applications_with_their_labels_and_gates():
-    env = desktop(world())
+    d = definition()
+    d["computers"][0]["installed_apps"].append("maps")  # catalogued, never implemented here
+    env = desktop(World(d, 7))
     listed = {e["id"]: e for e in ok(env, app("list"))}
     assert list(listed)[:4] == ["files", "browser", "terminal", "editor"]
-    assert set(listed) == {"files", "browser", "terminal", "editor", "calendar", "notes", "calculator", "notepad_test"}
+    assert set(listed) == {"files", "browser", "terminal", "editor", "calendar", "notes", "calculator", "maps", "notepad_test"}
     assert listed["browser"] == {
         "id": "browser", "label": "Firefox", "kind": "builtin", "installed": True,
         "launchable": False, "blocked_by": "browser_family_required",
@@ -29,8 +31,14 @@ def test_list_reports_installed_applications_with_their_labels_and_gates():
         "id": "notepad_test", "label": "Test Notepad", "kind": "native", "installed": True,
         "launchable": True, "blocked_by": None,
     }
-    # installed but not implemented by this engine yet: not launchable, no grant to blame
-    assert listed["calendar"]["launchable"] is False and listed["calendar"]["blocked_by"] is None
+    # installed but not implemented by this engine: not launchable, and it says so
+    assert listed["maps"]["launchable"] is False and listed["maps"]["blocked_by"] == "application_not_implemented"
+    assert listed["calendar"]["launchable"] is True and listed["calendar"]["blocked_by"] is None
+    # ... nor offered: no dock launcher, no app grid entry, and its shell target is unknown
+    interactions = {n.get("interaction") for n in env.scene(1280, 800)["nodes"]}
+    assert "shell:launch:calendar" in interactions and "shell:launch:maps" not in interactions
+    assert one(env, app("shell", target="shell:launch:maps"))["error"]["reason"] == "unknown_shell_target"
+    assert one(env, app("launch", kind="maps"))["error"]["code"] == "action_failed"
     everything = ok(env, app("list", installed=False))
     ids = [e["id"] for e in everything]
     assert ids[: len(CATALOGUE)] == list(CATALOGUE) and ids[-1] == "notepad_test" and len(ids) == 34

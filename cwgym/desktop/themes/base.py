@@ -89,9 +89,17 @@ class ShellView:
     switcher: tuple[tuple[int, str, str], ...] = ()  # (window, title, app)
     context: tuple[tuple[str, str], ...] = ()  # (target, label)
     shell: bool = True
+    status: tuple = ()  # ((setting, value), ..., ("notifications", any)): status icons, quick settings
+    notices: tuple[tuple[int, str, str, str, str], ...] = ()  # (id, app, summary, body, "HH:MM"), newest first
+    month: tuple[str, int, int, int] | None = None  # the calendar panel's (title, first weekday, days, today)
 
     def key(self) -> tuple:
-        return (self.clock, self.dock, self.grid, self.icons, self.selected_icon, self.switcher, self.context, self.shell)
+        return (self.clock, self.dock, self.grid, self.icons, self.selected_icon, self.switcher, self.context,
+                self.shell, self.status, self.notices, self.month)
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        """A setting's value as :attr:`status` carries it."""
+        return next((value for key, value in self.status if key == name), default)
 
 
 class Theme:

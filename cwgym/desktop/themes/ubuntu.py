@@ -45,6 +45,9 @@ ASSETS = ("file", "folder", "wallpaper")
 SYMBOLS = (
     "app-grid",
     "battery",
+    "bell",
+    "chevron-left",
+    "chevron-right",
     "close",
     "file",
     "folder",
@@ -54,7 +57,10 @@ SYMBOLS = (
     "network-wired",
     "restore",
     "search",
+    "settings",
     "volume",
+    "volume-muted",
+    "wifi",
 )
 
 TOP_BAR = 32
@@ -265,9 +271,30 @@ class UbuntuTheme(Theme):
         for i, w in enumerate((18, 7, 7)):
             x = 18 + sum((18, 7, 7)[:i]) + 5 * i
             b.paint(RoundedBox(WHITE if i == 0 else (170, 170, 170, 255), 3), Rect(x, 13, w, 6), key=("ws", i), interaction="shell:activities")
-        b.paint(self._bold(view.clock, 14, WHITE), _centered(view.clock, self.fonts["ui-bold"], 14, SCREEN[0] // 2, 7), key="clock")
-        for i, symbol in enumerate(("battery", "volume", "network-wired")):
-            b.paint(Symbol(symbol, WHITE, 16), Rect(SCREEN[0] - 30 - 24 * i, 8, 16, 16), key=("status", symbol))
+        clock_rect = _centered(view.clock, self.fonts["ui-bold"], 14, SCREEN[0] // 2, 7)
+        open_kind = (view.panel or {}).get("kind")
+        b.paint(
+            RoundedBox((255, 255, 255, 40) if open_kind == "calendar" else (0, 0, 0, 0), 11),
+            Rect(clock_rect.x - 10, 5, clock_rect.width + 20, 22),
+            key="clock-button",
+            interaction="shell:calendar",
+            semantic=Semantic("button", view.clock),
+        )
+        b.paint(self._bold(view.clock, 14, WHITE), clock_rect, key="clock", interaction="shell:calendar")
+        if view.setting("notifications") and not view.setting("do_not_disturb"):
+            b.paint(RoundedBox(WHITE, 3), Rect(clock_rect.right + 6, 13, 6, 6), key="clock-dot", interaction="shell:calendar")
+        b.paint(
+            RoundedBox((255, 255, 255, 40) if open_kind == "quick-settings" else (0, 0, 0, 0), 11),
+            Rect(SCREEN[0] - 88, 5, 80, 22),
+            key="status-button",
+            interaction="shell:quick-settings",
+            semantic=Semantic("button", "System"),
+        )
+        network_up = view.setting("wifi", True) and not view.setting("airplane_mode", False)
+        volume = "volume-muted" if view.setting("muted", False) else "volume"
+        for i, symbol in enumerate(("battery", volume, "network-wired" if network_up else "wifi")):
+            color = WHITE if symbol != "wifi" else (255, 255, 255, 90)
+            b.paint(Symbol(symbol, color, 16), Rect(SCREEN[0] - 30 - 24 * i, 8, 16, 16), key=("status", i), interaction="shell:quick-settings")
         b.paint(Box((30, 30, 30, 240)), Rect(0, TOP_BAR, DOCK_W, SCREEN[1] - TOP_BAR), key="dock")
         grid_y = SCREEN[1] - 10 - DOCK_ICON
         for i, entry in enumerate(view.dock):
@@ -310,7 +337,104 @@ class UbuntuTheme(Theme):
             self._switcher(b, view, panel)
         elif kind == "context":
             self._context(b, view, panel)
+        elif kind == "calendar":
+            self._calendar(b, view)
+        elif kind == "quick-settings":
+            self._quick_settings(b, view)
         return None
+
+    def _calendar(self, b: SceneBuilder, view: ShellView) -> None:
+        """The clock's panel: notifications on the left, the month on the right."""
+        dark, text, muted = (54, 54, 54, 250), WHITE, (190, 190, 190, 255)
+        width, height = 660, 420
+        x, y = (SCREEN[0] - width) // 2, TOP_BAR + 6
+        b.paint(Shadow((0, 0, 0, 110), 16, 0, 4, 0, 14), Rect(x, y, width, height), key="cal-shadow")
+        b.paint(RoundedBox(dark, 16), Rect(x, y, width, height), key="cal-panel", semantic=Semantic("dialog", "Notifications and calendar"))
+        ui, bold = self.fonts["ui"], self.fonts["ui-bold"]
+        # notifications
+        list_x, list_w = x + 16, 356
+        if not view.notices:
+            b.paint(Symbol("bell", muted, 48), Rect(list_x + list_w // 2 - 24, y + 130, 48, 48), key="cal-bell")
+            msg = "No Notifications"
+            b.paint(self._ui(msg, 16, muted), _centered(msg, ui, 16, list_x + list_w // 2, y + 190), key="cal-none")
+        row_h = 66
+        for i, (nid, app, summary, body, when) in enumerate(view.notices[:5]):
+            ry = y + 16 + i * (row_h + 8)
+            target = f"shell:notification:{nid}"
+            b.paint(RoundedBox((74, 74, 74, 255), 12), Rect(list_x, ry, list_w, row_h), key=("note", nid), interaction=target, semantic=Semantic("button", f"{app}: {summary}"))
+            head = ellipsize(f"{app} · {when}", ui, 12, list_w - 60)
+            b.paint(self._ui(head, 12, muted), Rect(list_x + 12, ry + 8, measure(head, ui, 12), line_height(ui, 12)), key=("note-app", nid), interaction=target)
+            title = ellipsize(summary, bold, 14, list_w - 24)
+            b.paint(self._bold(title, 14, text), Rect(list_x + 12, ry + 25, measure(title, bold, 14), line_height(bold, 14)), key=("note-title", nid), interaction=target)
+            if body:
+                line = ellipsize(body, ui, 13, list_w - 24)
+                b.paint(self._ui(line, 13, muted), Rect(list_x + 12, ry + 44, measure(line, ui, 13), line_height(ui, 13)), key=("note-body", nid), interaction=target)
+            b.paint(RoundedBox((96, 96, 96, 255), 10), Rect(list_x + list_w - 30, ry + 8, 20, 20), key=("note-x", nid), interaction=f"{target}:dismiss", semantic=Semantic("button", f"Dismiss {summary}"))
+            b.paint(Symbol("close", text, 12), Rect(list_x + list_w - 26, ry + 12, 12, 12), key=("note-x-glyph", nid), interaction=f"{target}:dismiss")
+        bottom = y + height - 44
+        dnd = bool(view.setting("do_not_disturb"))
+        label = "Do Not Disturb"
+        b.paint(self._ui(label, 14, text), Rect(list_x, bottom + 8, measure(label, ui, 14), line_height(ui, 14)), key="cal-dnd-label", interaction="shell:toggle:do_not_disturb")
+        sx = list_x + measure(label, ui, 14) + 12
+        b.paint(RoundedBox(ORANGE if dnd else (110, 110, 110, 255), 11), Rect(sx, bottom + 6, 44, 22), key="cal-dnd", interaction="shell:toggle:do_not_disturb", semantic=Semantic("switch", label), state=NodeState(checked=dnd))
+        b.paint(RoundedBox(WHITE, 9), Rect(sx + (24 if dnd else 2), bottom + 8, 18, 18), key="cal-dnd-knob", interaction="shell:toggle:do_not_disturb")
+        clear = "Clear"
+        cw = measure(clear, ui, 14) + 28
+        b.paint(RoundedBox((80, 80, 80, 255), 8), Rect(list_x + list_w - cw, bottom + 2, cw, 30), key="cal-clear", interaction="shell:notifications:clear", semantic=Semantic("button", clear, disabled=not view.notices))
+        b.paint(self._ui(clear, 14, text if view.notices else muted), _centered(clear, ui, 14, list_x + list_w - cw // 2, bottom + 8), key="cal-clear-label", interaction="shell:notifications:clear")
+        # the month
+        if view.month is None:
+            return
+        title, first, days, today = view.month
+        mx, mw = x + width - 16 - 252, 252
+        b.paint(Box((80, 80, 80, 255)), Rect(mx - 12, y + 16, 1, height - 32), key="cal-rule")
+        b.paint(self._bold(title, 15, text), _centered(title, bold, 15, mx + mw // 2, y + 20), key="cal-title", interaction="shell:calendar:today", semantic=Semantic("button", title))
+        for name, glyph, gx in (("prev", "chevron-left", mx), ("next", "chevron-right", mx + mw - 28)):
+            b.paint(RoundedBox((74, 74, 74, 255), 14), Rect(gx, y + 14, 28, 28), key=("cal-nav", name), interaction=f"shell:calendar:{name}", semantic=Semantic("button", "Previous month" if name == "prev" else "Next month"))
+            b.paint(Symbol(glyph, text, 16), Rect(gx + 6, y + 20, 16, 16), key=("cal-nav-glyph", name), interaction=f"shell:calendar:{name}")
+        cell = mw // 7
+        for i, wd in enumerate("MTWTFSS"):
+            b.paint(self._ui(wd, 12, muted), _centered(wd, ui, 12, mx + i * cell + cell // 2, y + 56), key=("cal-wd", i))
+        for day in range(1, days + 1):
+            index = first + day - 1
+            row, col = divmod(index, 7)
+            cx, cy = mx + col * cell, y + 78 + row * 36
+            if day == today:
+                b.paint(RoundedBox(ORANGE, 15), Rect(cx + (cell - 30) // 2, cy, 30, 30), key=("cal-today", day))
+            b.paint(self._ui(str(day), 14, text if col < 5 else muted if day != today else text), _centered(str(day), ui, 14, cx + cell // 2, cy + 6), key=("cal-day", day))
+
+    def _quick_settings(self, b: SceneBuilder, view: ShellView) -> None:
+        """The status icons' panel: volume, the toggles, and a way to Settings."""
+        dark, text, muted = (54, 54, 54, 250), WHITE, (190, 190, 190, 255)
+        ui = self.fonts["ui"]
+        width, height = 360, 276
+        x, y = SCREEN[0] - width - 8, TOP_BAR + 6
+        b.paint(Shadow((0, 0, 0, 110), 16, 0, 4, 0, 14), Rect(x, y, width, height), key="qs-shadow")
+        b.paint(RoundedBox(dark, 16), Rect(x, y, width, height), key="qs-panel", semantic=Semantic("dialog", "Quick Settings"))
+        b.paint(RoundedBox((74, 74, 74, 255), 16), Rect(x + width - 48, y + 12, 32, 32), key="qs-settings", interaction="shell:quick-settings:settings", semantic=Semantic("button", "Settings"))
+        b.paint(Symbol("settings", text, 16), Rect(x + width - 40, y + 20, 16, 16), key="qs-settings-glyph", interaction="shell:quick-settings:settings")
+        muted_on = bool(view.setting("muted"))
+        volume = int(view.setting("volume", 50))
+        vy = y + 60
+        b.paint(RoundedBox((74, 74, 74, 255), 14), Rect(x + 16, vy - 6, 28, 28), key="qs-mute", interaction="shell:toggle:muted", semantic=Semantic("switch", "Mute"), state=NodeState(checked=muted_on))
+        b.paint(Symbol("volume-muted" if muted_on else "volume", text, 16), Rect(x + 22, vy, 16, 16), key="qs-mute-glyph", interaction="shell:toggle:muted")
+        track_x, track_w = x + 56, width - 76
+        stop_w = track_w // 11
+        b.paint(RoundedBox((100, 100, 100, 255), 3), Rect(track_x, vy + 5, stop_w * 11, 6), key="qs-track", semantic=Semantic("slider", "Volume", str(volume)))
+        b.paint(RoundedBox(ORANGE if not muted_on else muted, 3), Rect(track_x, vy + 5, stop_w * (volume // 10) + stop_w // 2, 6), key="qs-level")
+        for i in range(11):
+            b.paint(Region(), Rect(track_x + i * stop_w, vy - 6, stop_w, 28), key=("qs-stop", i), interaction=f"shell:volume:{i * 10}")
+        b.paint(RoundedBox(WHITE, 9), Rect(track_x + stop_w * (volume // 10) + stop_w // 2 - 9, vy - 1, 18, 18), key="qs-knob")
+        labels = {"wifi": "Wi-Fi", "bluetooth": "Bluetooth", "airplane_mode": "Airplane Mode", "dark_style": "Dark Style", "night_light": "Night Light", "do_not_disturb": "Do Not Disturb"}
+        pill_w, pill_h = (width - 44) // 2, 44
+        for i, name in enumerate(labels):
+            row, col = divmod(i, 2)
+            px, py = x + 16 + col * (pill_w + 12), y + 104 + row * (pill_h + 12)
+            on = bool(view.setting(name))
+            target = f"shell:toggle:{name}"
+            b.paint(RoundedBox(ORANGE if on else (80, 80, 80, 255), 22), Rect(px, py, pill_w, pill_h), key=("qs-toggle", name), interaction=target, semantic=Semantic("switch", labels[name]), state=NodeState(checked=on))
+            label = ellipsize(labels[name], ui, 14, pill_w - 24)
+            b.paint(self._ui(label, 14, text), Rect(px + 16, py + (pill_h - line_height(ui, 14)) // 2, measure(label, ui, 14), line_height(ui, 14)), key=("qs-toggle-label", name), interaction=target)
 
     def _launcher(self, b: SceneBuilder, view: ShellView, panel: dict) -> Any:
         area = self.work_area()
