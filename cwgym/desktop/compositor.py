@@ -141,28 +141,30 @@ def _scale_focus(focus: Any, s: Transform) -> Any:
 
 
 def _window_chunk(
-    seat: SeatLike, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int
+    seat: SeatLike, win: Window, position: int, focused: bool, paint_key: Any, s: Transform | None, w: int, h: int,
+    dark: bool = False,
 ) -> Chunk:
     theme = seat.theme
     app = seat.apps.get(win.app)
-    key = ("win", win.meta(), win.state_digest, focused, position, paint_key, w, h)
+    key = ("win", win.meta(), win.state_digest, focused, position, paint_key, dark, w, h)
     hit = seat.cache.chunk(key)
     if hit is not None:
         return hit
     if s is not None:
-        native = _window_chunk(seat, win, position, focused, paint_key, None, *theme.screen)
+        native = _window_chunk(seat, win, position, focused, paint_key, None, *theme.screen, dark)
         return seat.cache.keep(key, _scaled(native, s, seat.cache))
     bounds = Rect(win.x, win.y, win.width, win.height)
     content = theme.content_rect(bounds, win.maximized)
     b = SceneBuilder(w, h)
     app_focus: AppFocus | None = None
     with b.group(window=win.id, z=window_z(position)):
-        theme.paint_frame(b, FrameView(win.id, win.title, win.app, bounds, focused, win.maximized))
+        theme.paint_frame(b, FrameView(win.id, win.title, win.app, bounds, focused, win.maximized, dark))
+        palette = theme.palette_for(dark)
         with b.group(clip=content, z=10):
-            b.paint(Box(theme.palette["window"]), content, key="content-bg")
+            b.paint(Box(palette["window"]), content, key="content-bg")
         if app is not None and content.width > 0 and content.height > 0:
             with b.group(transform=Transform.translate(content.x, content.y), clip=content, z=10):
-                painter = Painter(b, win.id, content, theme.palette, win.scroll, seat.cache.pieces)
+                painter = Painter(b, win.id, content, palette, win.scroll, seat.cache.pieces)
                 app.paint(painter, win.state, paint_key)
                 app_focus = painter.app_focus
     focused_target = app_focus.target if focused and app_focus is not None else None
@@ -288,7 +290,9 @@ def _compose(seat: SeatLike, width: int, height: int) -> Scene:
     win_chunks: dict[int, Chunk] = {}
     positions = {wid: i for i, wid in enumerate(desk.stack)}
     for win, paint_key in zip(visible, paint_keys):
-        chunk = _window_chunk(seat, win, positions[win.id], desk.focused == win.id, paint_key, s, width, height)
+        chunk = _window_chunk(
+            seat, win, positions[win.id], desk.focused == win.id, paint_key, s, width, height, bool(view.setting("dark_style"))
+        )
         win_chunks[win.id] = chunk
         chunks.append(chunk)
     panel_focus = None

@@ -71,6 +71,7 @@ class FrameView:
     bounds: Rect
     focused: bool
     maximized: bool
+    dark: bool = False  # the machine's dark style is on (:meth:`Theme.palette_for`)
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +116,8 @@ class Theme:
             ones in catalogue order).
         title_bar: height of a window's title bar.
         palette: colours applications use for their content.
+        dark_palette: the same colours under the machine's dark style (empty: the theme has
+            no dark variant and keeps :attr:`palette`).
         primary: the modifier application shortcuts use (``Ctrl``, or ``Meta`` for a
             Cmd-style platform): what ``Primary`` stands for in ``Primary+s``.
         shell_keys: action (one of :data:`SHELL_ACTIONS`) -> the key names that do it,
@@ -141,6 +144,7 @@ class Theme:
     dock_order: tuple[str, ...] = ()
     title_bar = 36
     palette: ClassVar[dict[str, Color]] = {}
+    dark_palette: ClassVar[dict[str, Color]] = {}
     primary = "Ctrl"
     shell_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
     window_keys: ClassVar[dict[str, tuple[str, ...]]] = {}
@@ -149,6 +153,11 @@ class Theme:
     kiosk = False
 
     # -- behaviour ----------------------------------------------------------------------
+    def palette_for(self, dark: bool) -> dict[str, Color]:
+        """The colours windows are painted with: :attr:`dark_palette` when the machine's
+        dark style is on and the theme has one, else :attr:`palette`."""
+        return self.dark_palette if dark and self.dark_palette else self.palette
+
     def clock_text(self, unix_seconds: int) -> str:
         """The top bar's clock at ``unix_seconds`` of logical time (GNOME's ``Sep 17  09:00``
         unless a theme says otherwise)."""

@@ -138,6 +138,19 @@ class UbuntuTheme(Theme):
         "header": (235, 235, 235, 255),
         "header_inactive": (246, 246, 246, 255),
     }
+    dark_palette: ClassVar[dict[str, Color]] = {
+        "window": (36, 36, 36, 255),
+        "text": (238, 238, 238, 255),
+        "muted": (154, 154, 154, 255),
+        "accent": ORANGE,
+        "accent_text": WHITE,
+        "field": (48, 48, 48, 255),
+        "border": (70, 70, 70, 255),
+        "selection": (233, 84, 32, 110),
+        "button": (58, 58, 58, 255),
+        "header": (48, 48, 48, 255),
+        "header_inactive": (40, 40, 40, 255),
+    }
 
     def _ui(self, text: str, size: int, color: Color) -> UiText:
         return UiText(text, size, color, self.fonts["ui"])
@@ -187,7 +200,7 @@ class UbuntuTheme(Theme):
     # -- window frames ----------------------------------------------------------------
     def paint_frame(self, b: SceneBuilder, frame: FrameView) -> None:
         wid, r = frame.id, frame.bounds
-        pal = self.palette
+        pal = self.palette_for(frame.dark)
         radius = 0 if frame.maximized else 12
         if not frame.maximized:
             b.paint(
@@ -220,7 +233,7 @@ class UbuntuTheme(Theme):
         for op, symbol, label in buttons:
             rect = Rect(right - 24, r.y + 6, 24, 24)
             b.paint(
-                RoundedBox((218, 218, 218, 255) if frame.focused else (232, 232, 232, 255), 12),
+                RoundedBox(pal["button"] if frame.dark else (218, 218, 218, 255) if frame.focused else (232, 232, 232, 255), 12),
                 rect,
                 key=("button", op),
                 interaction=f"window:{wid}:{op}",
