@@ -8,7 +8,7 @@ replayed every episode of the submission in ``DIR`` without the agent. A submiss
 does not verify is refused: a row is only ever a verified one. Rows of a hidden split need
 its secret (``--secret-file`` or ``--secret-env``), as ``cwgym verify`` does. Each agent's per-task table and chart are copied next to
 the page as ``leaderboard/NAME.md`` and ``leaderboard/NAME.png`` (``--tables`` names another
-folder, one per page: ``leaderboard-v0`` for ``LEADERBOARD-v0.md``).
+folder, one per page: ``leaderboard-v1`` for ``LEADERBOARD-v1.md``).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("baselines/LEADERBOARD.md"))
     parser.add_argument("--notes", type=Path, help="a Markdown file appended to the page")
     parser.add_argument("--tables", default="leaderboard",
-                        help="the folder next to the page for each agent's per-task table (one per page: leaderboard-v0 for LEADERBOARD-v0.md)")
+                        help="the folder next to the page for each agent's per-task table (one per page: leaderboard-v1 for LEADERBOARD-v1.md)")
     parser.add_argument("--suite", help="verify against this suite (name or path) instead of the one each submission names")
     add_secret_options(parser, "the rows were played on")
     args = parser.parse_args(argv)

@@ -40,7 +40,7 @@ for seed in $SEEDS; do
     for task in $EASY; do
         extra=""
         if [ "$task" = drag-window ]; then extra=" pointer_held"; fi
-        echo "$AGENT$extra --env cwgym/easy-$task-v0 --demos $RUNS/demos-easy --seed $seed --out $RUNS/masked-easy-$task-s$seed" >> "$jobs_file"
+        echo "$AGENT$extra --env cwgym/easy-$task-v1 --demos $RUNS/demos-easy --seed $seed --out $RUNS/masked-easy-$task-s$seed" >> "$jobs_file"
     done
     for kind in $WEB; do
         echo "$AGENT --env cwgym/web-$kind-v0 --demos $RUNS/demos-web --seed $seed --out $RUNS/masked-web-$kind-s$seed" >> "$jobs_file"

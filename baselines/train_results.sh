@@ -21,16 +21,16 @@ jobs_file="$RUNS/jobs.txt"
 for seed in $SEEDS; do
     # One-step desktop tasks: PPO from scratch on the element table.
     for task in open-app close-window maximize-window; do
-        echo "--algo ppo --env cwgym/easy-$task-v0 --steps 50000 --seed $seed --out $RUNS/ppo-$task-s$seed" >> "$jobs_file"
+        echo "--algo ppo --env cwgym/easy-$task-v1 --steps 50000 --seed $seed --out $RUNS/ppo-$task-s$seed" >> "$jobs_file"
     done
-    echo "--algo ppo --env cwgym/easy-open-desktop-file-v0 --steps 100000 --seed $seed --out $RUNS/ppo-open-desktop-file-s$seed" >> "$jobs_file"
+    echo "--algo ppo --env cwgym/easy-open-desktop-file-v1 --steps 100000 --seed $seed --out $RUNS/ppo-open-desktop-file-s$seed" >> "$jobs_file"
     # A four-step task (open Files, the Trash, the file, Restore), for what PPO from scratch
     # does not learn in the same budget, then with the phases reward and an entropy bonus.
-    echo "--algo ppo --env cwgym/easy-restore-trash-v0 --steps 300000 --seed $seed --out $RUNS/ppo-restore-trash-s$seed" >> "$jobs_file"
-    echo "--algo ppo --env cwgym/easy-restore-trash-v0 --reward phases --param ent_coef=0.05 --steps 300000 --seed $seed --out $RUNS/ppo-restore-trash-phases-s$seed" >> "$jobs_file"
+    echo "--algo ppo --env cwgym/easy-restore-trash-v1 --steps 300000 --seed $seed --out $RUNS/ppo-restore-trash-s$seed" >> "$jobs_file"
+    echo "--algo ppo --env cwgym/easy-restore-trash-v1 --reward phases --param ent_coef=0.05 --steps 300000 --seed $seed --out $RUNS/ppo-restore-trash-phases-s$seed" >> "$jobs_file"
     # The four-step tasks again, warm-started by cloning the expert's play on 100 training seeds.
     for task in restore-trash new-folder; do
-        echo "--algo ppo --env cwgym/easy-$task-v0 --bc-episodes 100 --steps 100000 --seed $seed --out $RUNS/bc-ppo-$task-s$seed" >> "$jobs_file"
+        echo "--algo ppo --env cwgym/easy-$task-v1 --bc-episodes 100 --steps 100000 --seed $seed --out $RUNS/bc-ppo-$task-s$seed" >> "$jobs_file"
     done
 done
 # shellcheck disable=SC2086

@@ -1,6 +1,6 @@
 """Training throughput: environment steps per second of the baselines' learners.
 
-Each learner trains on ``cwgym/easy-new-folder-v0`` with 8 worlds of cwgym's vector env, one
+Each learner trains on ``cwgym/easy-new-folder-v1`` with 8 worlds of cwgym's vector env, one
 torch thread and ``cwgym train``'s PPO settings (256 steps per env per update, minibatches
 of 64, ``target_kl`` 0.03), each in a fresh process; a timed call is one rollout-and-update
 cycle of 2,048 steps after a warm-up cycle. The masked agents' steps cost more than plain
@@ -17,7 +17,7 @@ from __future__ import annotations
 from benchmarks.harness import Row, isolated, row_of
 
 GROUP = "learn"
-ENV = "cwgym/easy-new-folder-v0"
+ENV = "cwgym/easy-new-folder-v1"
 CYCLE = 2048  # steps per rollout-and-update (8 envs x 256)
 LEARNERS = ("plain PPO, SB3 MLP", "MaskablePPO, SB3 MLP", "MaskablePPO, element attention")
 

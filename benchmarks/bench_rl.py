@@ -29,7 +29,7 @@ from cwgym.rl.expert import expert_rollout
 from cwgym.rl.specs import entry
 
 GROUP = "rl"
-EASY = "cwgym/easy-rename-file-v0"
+EASY = "cwgym/easy-rename-file-v1"
 TERMINAL = "cwgym/terminal-ops-backup-script-v0"
 MINIWOB = "MiniWoB++ on a machine like ours: 18.5 steps/s with screenshots, 64 without"
 REFERENCE = "reference engine: random click + scene loop about 400 steps/s with three windows open"

@@ -22,11 +22,11 @@ SUITE = {
     "kind": "leaderboard", "suite": "viewer-docs", "seed": 0,
     "tasks": [
         {"env": env, "seeds": [1000000, 1010000], "episodes": n}
-        for env, n in (("cwgym/easy-open-app-v0", 2), ("cwgym/easy-new-folder-v0", 2),
-                       ("cwgym/easy-rename-file-v0", 2), ("cwgym/terminal-ops-backup-script-v0", 1))
+        for env, n in (("cwgym/easy-open-app-v1", 2), ("cwgym/easy-new-folder-v1", 2),
+                       ("cwgym/easy-rename-file-v1", 2), ("cwgym/terminal-ops-backup-script-v0", 1))
     ],
 }
-EPISODE = "cwgym/easy-rename-file-v0"
+EPISODE = "cwgym/easy-rename-file-v1"
 STEPS = 2
 
 

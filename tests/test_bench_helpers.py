@@ -10,8 +10,8 @@ from benchmarks.bench_rl import valid_choice
 
 
 @pytest.mark.parametrize(("env_id", "parts"), [
-    ("cwgym/easy-close-window-v0", 1),  # one click codec, not a flat combination
-    ("cwgym/easy-rename-file-v0", 4),  # click + double click + keys + type-token
+    ("cwgym/easy-close-window-v1", 1),  # one click codec, not a flat combination
+    ("cwgym/easy-rename-file-v1", 4),  # click + double click + keys + type-token
 ])
 def test_valid_choices_stay_inside_each_part_the_screen_offers(env_id, parts):
     env = gym.make(env_id)

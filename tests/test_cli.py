@@ -127,8 +127,8 @@ USER_ERRORS = [
     (["--data", "{TMP}/nodata", "worlds"], ["no worlds/ folder", "it holds none of them"]),
     (["--data", "{BROKEN}", "list"], ["loop.json: 'extends' makes a cycle (loop -> loop)"]),
     (["list", "--suite", "esy"], ["no such suite; did you mean 'easy'?"]),
-    (["list", "--suite", "leaderboard-v0"], ["a leaderboard suite", "cwgym eval"]),
-    (["list", "cwgym/easy-new-fodler-v0"], ["unknown env id 'cwgym/easy-new-fodler-v0'", "cwgym/easy-new-folder-v0", "`cwgym list`"]),
+    (["list", "--suite", "leaderboard-v2"], ["a leaderboard suite", "cwgym eval"]),
+    (["list", "cwgym/easy-new-fodler-v0"], ["unknown env id 'cwgym/easy-new-fodler-v0'", "cwgym/easy-new-folder-v1", "`cwgym list`"]),
     (["list", "--suite", "easy", "cwgym/terminal-ops-backup-script-v0"], ["an env of suite terminal, not of --suite easy"]),
     (["render", "--out", "x.png", "--size", "12"], ["argument --size: a size looks like 1280x800, got '12'"]),
     (["render", "--out", "{TMP}/x.png", "--actions", "{TMP}/missing.json"], ["--actions {TMP}/missing.json: no such file"]),
@@ -170,7 +170,7 @@ def test_an_unknown_env_id_for_training_suggests_the_closest(tmp_path, capsys):
     code = main(["train", "--env", "cwgym/easy-new-fodler-v0", "--out", str(tmp_path / "run"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1, err
-    assert "cwgym/easy-new-folder-v0" in err and "`cwgym list`" in err
+    assert "cwgym/easy-new-folder-v1" in err and "`cwgym list`" in err
 
 
 def test_a_user_error_from_outside_the_checkout_has_no_traceback(tmp_path):
@@ -179,7 +179,7 @@ def test_a_user_error_from_outside_the_checkout_has_no_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "cwgym.cli", "demo", "--world", "atlantis"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and out.stderr.strip().splitlines() == [
-        "cwgym demo: no world 'atlantis'; known worlds: company, small-office, ubuntu-workstation, web-tasks (or give a world.json path)"]
+        "cwgym demo: no world 'atlantis'; known worlds: company, small-office, ubuntu-apps, ubuntu-workstation, web-tasks (or give a world.json path)"]
 
 
 def test_an_internal_error_shows_its_traceback_and_says_it_is_a_bug(monkeypatch, capsys):

@@ -2,7 +2,7 @@
 
     cwgym list                              # every env, grouped by suite
     cwgym list --suite easy                 # one suite
-    cwgym list cwgym/easy-new-folder-v0     # some envs by id
+    cwgym list cwgym/easy-new-folder-v1     # some envs by id
     cwgym list --json                       # one JSON object per line: id, suite, title, max_episode_steps, kwargs
     cwgym list --data ~/src/cwgym           # the envs of a clone's envs/*.json
 

@@ -1,6 +1,6 @@
 """``cwgym eval``: run an agent over a leaderboard suite in its own process, and write a submission.
 
-    cwgym eval --agent baselines.random_agent:make_agent --suite leaderboard-v0 --out runs/random
+    cwgym eval --agent baselines.random_agent:make_agent --suite leaderboard-v2 --out runs/random
     cwgym eval --agent path/to/my_agent.py:make_agent --out runs/mine --secret-file ~/hidden.key
     cwgym eval --agent baselines.expert:make_agent --out runs/expert --privileged
 
@@ -397,7 +397,7 @@ def secret_of(args: argparse.Namespace) -> bytes | None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("eval", help="run an agent (file.py:factory or module:factory) over a leaderboard suite in its own process")
     parser.add_argument("--agent", required=True, help="path/to/agent.py:factory or module:factory, e.g. baselines.random_agent:make_agent")
-    parser.add_argument("--suite", default="leaderboard-v0", help="suite name (envs/NAME.json) or path")
+    parser.add_argument("--suite", default="leaderboard-v2", help="suite name (envs/NAME.json) or path")
     parser.add_argument("--out", required=True, help="directory for results and the submission")
     parser.add_argument("--episodes", type=int, help="at most this many episodes per task (the first seeds); cwgym verify refuses such a partial run")
     parser.add_argument("--tasks", help="comma-separated env ids: only these tasks of the suite; cwgym verify refuses such a partial run")

@@ -1,6 +1,6 @@
 """``cwgym play``: play a task yourself in a window, and keep the episode as a demonstration.
 
-    cwgym play cwgym/easy-new-folder-v0 --seed 3 --out play/episodes.jsonl
+    cwgym play cwgym/easy-new-folder-v1 --seed 3 --out play/episodes.jsonl
 
 The env runs with the ``screen`` interface (pointer and keyboard envelopes) and its frames
 are shown through pygame (``pip install 'cwgym[human]'``). Your input becomes actions:
@@ -46,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play a task in a window and save the episode (needs the human extra)",
                             description="Play a task with mouse and keyboard; the episode is saved as a human "
                                         "demonstration and replayed to check it.")
-    parser.add_argument("env", metavar="ID", help="a registered env id, e.g. cwgym/easy-new-folder-v0")
+    parser.add_argument("env", metavar="ID", help="a registered env id, e.g. cwgym/easy-new-folder-v1")
     parser.add_argument("--seed", type=non_negative, default=0, help="the instance seed")
     parser.add_argument("--scale", type=float, default=1.0, help="window pixels per screen pixel")
     parser.add_argument("--out", default="play/episodes.jsonl", metavar="FILE", help="the JSON-lines file the episode is appended to")

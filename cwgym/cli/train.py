@@ -1,6 +1,6 @@
 """``cwgym train``: train a stable-baselines3 agent on one env.
 
-    cwgym train --algo ppo --env cwgym/easy-new-folder-v0 --steps 200000 --n-envs 8 --seed 0 --out runs/ppo-new-folder
+    cwgym train --algo ppo --env cwgym/easy-new-folder-v1 --steps 200000 --n-envs 8 --seed 0 --out runs/ppo-new-folder
 
 Needs the ``train`` extra (stable-baselines3, torch, matplotlib, tensorboard). The env is
 used as it is registered, or with ``--obs KEY [KEY...]`` as its observation keys (the env's
@@ -92,7 +92,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="attention: rows of the element table attend to the instruction (needs elements and instruction_tokens)")
     parser.add_argument("--obs", nargs="+", metavar="KEY",
                         help="the env's observation keys (its obs argument), for training, validation and evaluation")
-    parser.add_argument("--env", required=True, help="a registered env id, e.g. cwgym/easy-new-folder-v0")
+    parser.add_argument("--env", required=True, help="a registered env id, e.g. cwgym/easy-new-folder-v1")
     parser.add_argument("--steps", type=int, default=100_000, help="total environment steps")
     parser.add_argument("--n-envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)

@@ -4,8 +4,8 @@ Importing this package registers every entry of ``envs/*.json`` as ``cwgym/<name
 (``import cwgym`` does it), so::
 
     import gymnasium
-    env = gymnasium.make("cwgym:cwgym/easy-new-folder-v0")
-    envs = gymnasium.make_vec("cwgym:cwgym/easy-new-folder-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    env = gymnasium.make("cwgym:cwgym/easy-new-folder-v1")
+    envs = gymnasium.make_vec("cwgym:cwgym/easy-new-folder-v1", num_envs=8, vectorization_mode="vector_entry_point")
 
 * :class:`ComputerEnv` — one procedure in one world (``cwgym.rl.env``);
 * :class:`ComputerVectorEnv`, :class:`SharedMemoryVectorEnv` — many worlds in one process,

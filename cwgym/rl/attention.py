@@ -35,7 +35,7 @@ Cost: rows after the last present one (in every sample) and tokens after the las
 non-padding one are cut off before attention, and a training minibatch attends in groups
 of :data:`GROUP` samples of similar table lengths, so a batch of short tables does not pay
 for the longest. Still, a minibatch update (64 samples) costs about 20 ms on one thread
-against 3-5 ms for SB3's MLP. Measured on ``cwgym/easy-new-folder-v0`` (8 envs, 10240
+against 3-5 ms for SB3's MLP. Measured on ``cwgym/easy-new-folder-v1`` (8 envs, 10240
 steps, one torch thread, ``cwgym train``'s PPO settings, steps per second): PPO 801 with
 the MLP, 706 with this extractor; MaskablePPO 264 and 231 (a masked policy clicks controls
 that exist, which opens windows: its env steps cost more). With every epoch of every update

@@ -2,7 +2,7 @@
 
 Entry points are strings and kwargs are the entry's JSON, so each spec round-trips through
 ``EnvSpec.to_json()``. Importing :mod:`cwgym.rl` (which ``import cwgym`` does) registers
-every suite entry, and ``gymnasium.make("cwgym:cwgym/<name>-v0")`` imports ``cwgym`` itself.
+every suite entry, and ``gymnasium.make("cwgym:cwgym/<name>-v<N>")`` imports ``cwgym`` itself.
 :func:`reload_envs` re-reads the suites after the data folder changed (``--data``), and
 :func:`register_procedure` turns a procedure written as a dict into an env id.
 """

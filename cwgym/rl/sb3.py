@@ -3,7 +3,7 @@
     from stable_baselines3.common.vec_env import VecMonitor
     from cwgym.rl.sb3 import Sb3VecEnv
 
-    venv = gymnasium.make_vec("cwgym/easy-new-folder-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    venv = gymnasium.make_vec("cwgym/easy-new-folder-v1", num_envs=8, vectorization_mode="vector_entry_point")
     envs = VecMonitor(Sb3VecEnv(venv), "monitor/0", info_keywords=("is_success",))
 
 SB3's ``VecEnv`` API is not Gymnasium's. :class:`Sb3VecEnv` translates:

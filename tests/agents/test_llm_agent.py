@@ -12,7 +12,7 @@ import pytest
 
 from cwgym.agents import ActionParseError, LLMAgent, parse_action, run_episode
 
-ENV = "cwgym/easy-new-folder-v0"
+ENV = "cwgym/easy-new-folder-v1"
 
 
 def _element(prompt: str, role: str, label: str) -> int | None:

@@ -96,7 +96,7 @@ def test_space_descriptions_rebuild_equal_spaces():
 
     import cwgym.rl  # noqa: F401
 
-    built = [gym.make(e) for e in ("cwgym/easy-new-folder-v0", "cwgym/easy-drag-window-v0", "cwgym/terminal-ops-backup-script-v0")]
+    built = [gym.make(e) for e in ("cwgym/easy-new-folder-v1", "cwgym/easy-drag-window-v1", "cwgym/terminal-ops-backup-script-v0")]
     others = [
         spaces.OneOf([spaces.Discrete(3), spaces.MultiDiscrete([2, 3])]),
         spaces.Box(0, np.array([1.0, 2.0], dtype=np.float32)),
@@ -153,7 +153,7 @@ def test_a_hostile_agent_fails_only_its_own_episodes(tmp_path, monkeypatch):
     notes = tmp_path / "notes"
     notes.mkdir()
     monkeypatch.setenv("CWGYM_HOSTILE_DIR", str(notes))
-    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", len(ATTACKS))])
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v1", len(ATTACKS))])
     monkeypatch.chdir(tmp_path)  # away from the repository: the agent is named by its file
     results = evaluate(HOSTILE, suite, tmp_path / "out", progress=False, step_timeout=5)
 
@@ -183,7 +183,7 @@ def test_a_hostile_agent_fails_only_its_own_episodes(tmp_path, monkeypatch):
 def test_a_sealed_agent_is_told_the_instruction_and_nothing_of_the_task_behind_it(tmp_path, monkeypatch):
     report = tmp_path / "report.jsonl"
     monkeypatch.setenv("CWGYM_REPORT_OUT", str(report))
-    suite = _suite(tmp_path, [("cwgym/easy-new-folder-v0", 1), ("cwgym/terminal-ops-backup-script-v0", 1)])
+    suite = _suite(tmp_path, [("cwgym/easy-new-folder-v1", 1), ("cwgym/terminal-ops-backup-script-v0", 1)])
     evaluate(REPORTER, suite, tmp_path / "out", progress=False)
     text = report.read_text()
     lines = [json.loads(line) for line in text.splitlines()]
@@ -205,7 +205,7 @@ def test_a_sealed_agent_is_told_the_instruction_and_nothing_of_the_task_behind_i
 
 
 def test_a_hidden_split_derives_its_seeds_from_the_secret_and_records_only_its_hash(tmp_path, monkeypatch, capsys):
-    suite_path = _suite(tmp_path, [("cwgym/easy-open-app-v0", 2)])
+    suite_path = _suite(tmp_path, [("cwgym/easy-open-app-v1", 2)])
     suite = load_suite(suite_path)
     task = suite["tasks"][0]
     hidden = Split(SECRET).seeds(suite, task)
@@ -223,7 +223,7 @@ def test_a_hidden_split_derives_its_seeds_from_the_secret_and_records_only_its_h
     submission = json.loads((out / "submission.json").read_text())
     assert submission["split"] == split and json.loads((out / "results.json").read_text())["split"] == split
     assert all("seed" not in e for e in submission["episodes"]) and [e["episode"] for e in submission["episodes"]] == [
-        "cwgym/easy-open-app-v0#hidden-0", "cwgym/easy-open-app-v0#hidden-1"]
+        "cwgym/easy-open-app-v1#hidden-0", "cwgym/easy-open-app-v1#hidden-1"]
     for seed in hidden:
         assert str(seed) not in (out / "submission.json").read_text() and str(seed) not in report.read_text()
     assert "hidden split" in (out / "results.md").read_text()
@@ -256,8 +256,8 @@ def test_a_hidden_split_derives_its_seeds_from_the_secret_and_records_only_its_h
     ("argv", "says"),
     [
         (["--tasks", "cwgym/easy-new-foldr-v0"], ["'cwgym/easy-new-foldr-v0'", "cwgym list"]),
-        (["--tasks", "cwgym/easy-open-app-v0,cwgym/easy-close-window-v0"], ["'cwgym/easy-close-window-v0'", "not one of the suite's tasks"]),
-        (["--suite", "no-such-suite"], ["unknown suite 'no-such-suite'", "leaderboard-v0"]),
+        (["--tasks", "cwgym/easy-open-app-v1,cwgym/easy-close-window-v1"], ["'cwgym/easy-close-window-v1'", "not one of the suite's tasks"]),
+        (["--suite", "no-such-suite"], ["unknown suite 'no-such-suite'", "leaderboard-v2"]),
         (["--agent", "no/such/agent.py:make_agent"], ["no agent file no/such/agent.py"]),
         (["--agent", "no_such_module_xyz:make_agent"], ["no module 'no_such_module_xyz'"]),
         (["--agent", f"{HERE / 'hostile_agent.py'}:no_factory"], ["has no factory 'no_factory'"]),
@@ -269,7 +269,7 @@ def test_a_hidden_split_derives_its_seeds_from_the_secret_and_records_only_its_h
     ids=["mistyped-task", "task-not-in-suite", "unknown-suite", "missing-file", "missing-module", "missing-factory", "no-factory", "timeout", "missing-launcher", "bad-launcher"],
 )
 def test_eval_refuses_in_one_line_with_status_2(tmp_path, monkeypatch, capsys, argv, says):
-    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v1", 1)])
     monkeypatch.chdir(tmp_path)
     options = {"--agent": RANDOM, "--suite": suite, "--out": str(tmp_path / "out")}
     options.update(dict(zip(argv[::2], argv[1::2])))
@@ -284,7 +284,7 @@ def test_an_agent_file_runs_from_any_directory_and_verify_refuses_partial_runs(t
     folder = tmp_path / "agents"
     folder.mkdir()
     shutil.copyfile(ROOT / "baselines" / "random_agent.py", folder / "my_agent.py")
-    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 2), ("cwgym/easy-close-window-v0", 1)])
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v1", 2), ("cwgym/easy-close-window-v1", 1)])
     monkeypatch.chdir(tmp_path)
     assert main(["eval", "--agent", "agents/my_agent.py:make_agent", "--suite", suite, "--out", "full", "--quiet"]) == 0
     assert main(["verify", "full", "--suite", suite]) == 0
@@ -293,7 +293,7 @@ def test_an_agent_file_runs_from_any_directory_and_verify_refuses_partial_runs(t
     assert main(["eval", "--agent", "agents/my_agent.py:make_agent", "--suite", suite, "--out", "part", "--episodes", "1", "--quiet"]) == 0
     assert main(["verify", "part", "--suite", suite]) == 2
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "incomplete" in err and "2 episodes of cwgym/easy-open-app-v0" in err
+    assert len(err.strip().splitlines()) == 1 and "incomplete" in err and "2 episodes of cwgym/easy-open-app-v1" in err
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -307,7 +307,7 @@ def test_a_log_cut_short_must_record_why(tmp_path):
     from cwgym.cli.verify import COMPARED, COMPARED_IF_RECORDED
     from cwgym.leaderboard.splits import suite_seeds
 
-    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v1", 1)])
     evaluate(RANDOM, suite, tmp_path / "run", progress=False)
     submission = json.loads((tmp_path / "run" / "submission.json").read_text())
     record = submission["episodes"][0]
@@ -338,7 +338,7 @@ def test_a_launcher_sandbox_keeps_the_evaluators_environment_from_the_agent(tmp_
     limit docs/reference/security.md states); started through unshare's new PID namespace it cannot."""
     if not _sandbox_works():
         pytest.skip("unshare cannot make a user and PID namespace on this machine")
-    suite = _suite(tmp_path, [("cwgym/easy-open-app-v0", 1)])
+    suite = _suite(tmp_path, [("cwgym/easy-open-app-v1", 1)])
     seen = {}
     for name, extra in (("plain", []), ("sandboxed", ["--agent-launcher", shlex.join(SANDBOX)])):
         report = tmp_path / f"{name}.jsonl"

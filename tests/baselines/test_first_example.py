@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 def test_the_readme_training_command_reaches_the_stated_success(tmp_path):
     readme = (ROOT / "README.md").read_text()
-    command = re.search(r"^cwgym (train --algo ppo --env cwgym/easy-open-app-v0 .*)$", readme, re.M).group(1)
+    command = re.search(r"^cwgym (train --algo ppo --env cwgym/easy-open-app-v1 .*)$", readme, re.M).group(1)
     argv = [*command.replace("runs/first-agent", str(tmp_path / "first-agent")).split(), "--quiet"]
     assert main(argv) == 0
     report = json.loads((tmp_path / "first-agent" / "train.json").read_text())

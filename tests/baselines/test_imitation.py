@@ -14,7 +14,7 @@ from stable_baselines3 import DQN, PPO
 
 from cwgym.rl.imitation import clone, expert_transitions
 
-ENV = "cwgym/easy-restore-trash-v0"  # four clicks: Files, the Trash, the file, Restore
+ENV = "cwgym/easy-restore-trash-v1"  # four clicks: Files, the Trash, the file, Restore
 
 
 def test_expert_transitions_are_what_the_expert_saw_and_did():

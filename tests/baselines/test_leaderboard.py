@@ -28,7 +28,7 @@ def small_suite(tmp_path):
         "kind": "leaderboard", "suite": "test-small",
         "seed": 0,
         "tasks": [
-            {"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 2},
+            {"env": "cwgym/easy-new-folder-v1", "seeds": [1000000, 1010000], "episodes": 2},
             {"env": "cwgym/terminal-ops-backup-script-v0", "seeds": [1000000, 1010000], "episodes": 2},
         ],
     }
@@ -44,7 +44,7 @@ def expert_run(tmp_path_factory):
     suite.write_text(json.dumps({
         "kind": "leaderboard", "suite": "test-small", "seed": 0,
         "tasks": [
-            {"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 2},
+            {"env": "cwgym/easy-new-folder-v1", "seeds": [1000000, 1010000], "episodes": 2},
             {"env": "cwgym/terminal-ops-backup-script-v0", "seeds": [1000000, 1010000], "episodes": 2},
         ],
     }))
@@ -58,27 +58,36 @@ def expert_run(tmp_path_factory):
 
 
 def test_leaderboard_suite_loads_and_is_not_an_env_suite():
-    suite = load_suite("leaderboard-v0")
+    suite = load_suite("leaderboard-v2")
     ids = [t["env"] for t in suite["tasks"]]
     assert any(i.startswith("cwgym/easy-") for i in ids) and any(i.startswith("cwgym/terminal-") for i in ids)
-    assert sum(t["episodes"] for t in suite["tasks"]) <= 100
     seeds = suite_seeds(suite, suite["tasks"][0])
     assert seeds == suite_seeds(suite, suite["tasks"][0]) and len(set(seeds)) == len(seeds)
     assert all(1000000 <= s < 1010000 for s in seeds)
+    assert set(ids) <= set(gym.registry), sorted(set(ids) - set(gym.registry))
     from cwgym.rl import load_suites
 
-    assert {e.suite for e in load_suites()} == {"easy", "procedures", "terminal", "web", "workflows"}
+    assert {e.suite for e in load_suites()} == {"apps", "easy", "procedures", "terminal", "web", "workflows"}
     with pytest.raises(SuiteError, match="not a leaderboard suite"):
         load_suite("easy")  # an env suite beside it is not a leaderboard
 
 
-def test_leaderboard_v1_adds_every_web_task_and_one_person_workflow_to_v0():
-    v0, v1 = load_suite("leaderboard-v0"), load_suite("leaderboard-v1")
-    ids = [t["env"] for t in v1["tasks"]]
-    assert len(ids) == len(set(ids)) and v0["tasks"] == v1["tasks"][: len(v0["tasks"])]
+def test_leaderboard_v2_is_v1_with_the_desktop_envs_at_their_new_version():
+    """v1's desktop envs were retired when the top bar began to act and every dock
+    application to launch; v2 keeps v1's tasks, seeds and episodes with those envs at v1."""
+    v1 = json.loads((ROOT / "envs" / "retired" / "leaderboard-v1.json").read_text())  # its envs are gone
+    v2 = load_suite("leaderboard-v2")
+    assert len(v1["tasks"]) == len(v2["tasks"]) and v1["seed"] == v2["seed"]
+    bumped = 0
+    for old, new in zip(v1["tasks"], v2["tasks"]):
+        assert {k: v for k, v in old.items() if k != "env"} == {k: v for k, v in new.items() if k != "env"}
+        if old["env"] != new["env"]:
+            assert old["env"].endswith("-v0") and new["env"] == old["env"][:-3] + "-v1"
+            assert not new["env"].startswith(("cwgym/web-", "cwgym/terminal-"))
+            bumped += 1
+    assert bumped == 19 + 5 + 8  # the easy tier, five library procedures, eight workflows
     web = {i for i in gym.registry if i.startswith("cwgym/web-") and not i.endswith("-pixels-v0")}
-    workflows = {i for i in gym.registry if i.startswith("cwgym/wf-")}
-    assert len(web) >= 50 and web | workflows == set(ids) - {t["env"] for t in v0["tasks"]}
+    assert len(web) >= 50 and web <= {t["env"] for t in v2["tasks"]}
 
 
 def test_expert_scores_full_and_submission_verifies(expert_run):
@@ -188,7 +197,7 @@ def test_the_sb3_agent_recognises_its_task_from_the_instruction():
 
     from baselines.sb3_agent import SB3Agent, instruction_pattern
 
-    ids = ["cwgym/easy-open-app-v0", "cwgym/easy-close-window-v0", "cwgym/ops-backup-script-v0"]
+    ids = ["cwgym/easy-open-app-v1", "cwgym/easy-close-window-v1", "cwgym/ops-backup-script-v1"]
     envs = {e: gym.make(e) for e in [*ids, "cwgym/terminal-ops-backup-script-v0"]}
     agent = object.__new__(SB3Agent)
     agent.models = {e: SimpleNamespace(observation_space=envs[e].observation_space) for e in ids}
@@ -198,4 +207,4 @@ def test_the_sb3_agent_recognises_its_task_from_the_instruction():
         task = {"instruction": info["instruction"], "observation_space": env.observation_space}
         expected = env_id if env_id in ids else None  # the terminal variant: same template, another observation space
         assert agent.recognise(task) == expected, (env_id, info["instruction"])
-    assert agent.recognise({"env_id": "cwgym/easy-open-app-v0", "instruction": ""}) == "cwgym/easy-open-app-v0"
+    assert agent.recognise({"env_id": "cwgym/easy-open-app-v1", "instruction": ""}) == "cwgym/easy-open-app-v1"

@@ -20,7 +20,7 @@ def runs(tmp_path_factory):
     suite = tmp / "test-board.json"
     suite.write_text(json.dumps({
         "kind": "leaderboard", "suite": "test-board", "seed": 0,
-        "tasks": [{"env": "cwgym/easy-open-app-v0", "seeds": [1000000, 1010000], "episodes": 2}],
+        "tasks": [{"env": "cwgym/easy-open-app-v1", "seeds": [1000000, 1010000], "episodes": 2}],
     }))
     cwd = os.getcwd()
     os.chdir(ROOT)

@@ -22,8 +22,8 @@ def _run(tmp_path, name: str, rate: float, wall: float, seed: int = 0, steps: in
     run.mkdir()
     (run / "learning_curve.png").write_bytes(_png())
     (run / "train.json").write_text(json.dumps({
-        "command": f"cwgym train --algo ppo --env cwgym/easy-open-app-v0 --out runs/{name}",
-        "algo": "ppo", "env": "cwgym/easy-open-app-v0", "reward": "the env's", "steps": steps, "n_envs": 8,
+        "command": f"cwgym train --algo ppo --env cwgym/easy-open-app-v1 --out runs/{name}",
+        "algo": "ppo", "env": "cwgym/easy-open-app-v1", "reward": "the env's", "steps": steps, "n_envs": 8,
         "vec": "cwgym", "seed": seed, "wall_seconds": wall, "torch_threads": 1,
         "machine": {"platform": "Linux-test", "processor": "", "cpus": 2},
         "versions": {"cwgym": "0.1.0", "stable-baselines3": "2.9.2", "python": "3.11.7"},
@@ -39,11 +39,11 @@ def test_the_page_is_written_from_the_runs(tmp_path):
     out = tmp_path / "site" / "RESULTS.md"
     assert main([str(good), str(slow), "--out", str(out), "--notes", str(notes)]) == 0
     page = out.read_text()
-    rows = [line for line in page.splitlines() if line.startswith("| `cwgym/easy-open-app-v0`")]
+    rows = [line for line in page.splitlines() if line.startswith("| `cwgym/easy-open-app-v1`")]
     assert len(rows) == 2
     assert "**100%**" in rows[0] and "| yes |" in rows[0] and "1.5 min" in rows[0]
     assert "| no |" in rows[1]  # over 30 minutes of training does not meet the target
-    assert "cwgym train --algo ppo --env cwgym/easy-open-app-v0 --out runs/good" in page
+    assert "cwgym train --algo ppo --env cwgym/easy-open-app-v1 --out runs/good" in page
     assert (out.parent / "results" / "good.png").read_bytes() == _png()
     assert page.rstrip().endswith("A note.")
 
@@ -68,8 +68,8 @@ def test_a_run_without_a_test_evaluation_is_refused(tmp_path, capsys):
 
 
 def test_the_random_agent_is_measured_on_the_given_seeds():
-    rate = random_success("cwgym/easy-open-app-v0", range(1000000, 1000004))
-    assert rate == random_success("cwgym/easy-open-app-v0", range(1000000, 1000004))  # seeded
+    rate = random_success("cwgym/easy-open-app-v1", range(1000000, 1000004))
+    assert rate == random_success("cwgym/easy-open-app-v1", range(1000000, 1000004))  # seeded
     assert 0.0 <= rate <= 0.5
 
 
@@ -77,7 +77,7 @@ def test_runs_that_differ_only_in_seed_are_one_row_with_mean_and_range(tmp_path)
     runs = [_run(tmp_path, f"s{seed}", rate, 60.0 * (seed + 1), seed=seed) for seed, rate in enumerate([1.0, 0.75, 0.5])]
     out = tmp_path / "R.md"
     assert main([*map(str, runs), "--out", str(out)]) == 0
-    rows = [line for line in out.read_text().splitlines() if line.startswith("| `cwgym/easy-open-app-v0`")]
+    rows = [line for line in out.read_text().splitlines() if line.startswith("| `cwgym/easy-open-app-v1`")]
     assert len(rows) == 1
     assert "| 0, 1, 2 |" in rows[0] and "2.0 min" in rows[0] and "**75%** (50%–100%)" in rows[0]
     assert "| no |" in rows[0]  # the mean, not the best seed, is held to the target

@@ -29,7 +29,7 @@ from cwgym.cli.train import Success
 from cwgym.rl.sb3 import Sb3VecEnv, split_info
 
 ROOT = Path(__file__).resolve().parents[2]
-SHORT = "cwgym/easy-open-app-v0"  # max_episode_steps 6
+SHORT = "cwgym/easy-open-app-v1"  # max_episode_steps 6
 N = 3
 
 

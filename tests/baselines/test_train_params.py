@@ -25,5 +25,5 @@ def test_an_argument_the_algorithm_does_not_take_is_named(tmp_path):
     from cwgym.cli import main
 
     with pytest.raises(SystemExit, match="does not take the --param"):
-        main(["train", "--algo", "ppo", "--env", "cwgym/easy-open-app-v0", "--steps", "64", "--n-envs", "1",
+        main(["train", "--algo", "ppo", "--env", "cwgym/easy-open-app-v1", "--steps", "64", "--n-envs", "1",
               "--param", "no_such_argument=1", "--out", str(tmp_path / "run"), "--quiet"])

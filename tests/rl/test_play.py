@@ -15,7 +15,7 @@ from cwgym.cli.play import Player, Window, save  # noqa: E402
 from cwgym.procedures.replay import replay_episode  # noqa: E402
 from cwgym.rl.expert import expert_demonstration  # noqa: E402
 
-ENV = "cwgym/easy-new-folder-v0"
+ENV = "cwgym/easy-new-folder-v1"
 PYGAME_KEYS = {"Enter": pygame.K_RETURN, "Escape": pygame.K_ESCAPE, "Tab": pygame.K_TAB}
 
 

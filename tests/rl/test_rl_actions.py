@@ -12,7 +12,7 @@ from cwgym.rl.actions import DEFAULT_KEYS, POINTER_OPS, REFUSALS
 from cwgym.rl.env import ComputerEnv
 
 TERMINAL = "cwgym/terminal-ops-backup-script-v0"
-EASY = "cwgym/easy-new-folder-v0"
+EASY = "cwgym/easy-new-folder-v1"
 
 
 def last_actions(env, n=1):
@@ -59,7 +59,7 @@ def test_a_malformed_or_ungranted_text_action_is_refused_and_nothing_is_sent(act
 
 
 def test_the_screen_interface_accepts_only_pointer_and_keyboard():
-    env = gym.make("cwgym/ops-backup-script-v0")
+    env = gym.make("cwgym/ops-backup-script-v1")
     env.reset(seed=0)
     launch = {"family": "application.v1", "op": "launch", "payload": {"kind": "terminal"}}
     assert env.step(json.dumps(launch))[4]["outcome"]["reason"] == "action_family_not_granted"

@@ -16,7 +16,7 @@ from cwgym.rl.attention import ElementAttentionExtractor, attention_policy_kwarg
 from cwgym.rl.elements import LABEL_BUCKETS, bucket  # noqa: E402
 from cwgym.rl.text import token_id  # noqa: E402
 
-ENV = "cwgym/easy-new-folder-v0"
+ENV = "cwgym/easy-new-folder-v1"
 K, T = 96, 64
 
 
@@ -198,7 +198,7 @@ def test_bad_spaces_are_named():
 
 def test_the_policy_kwargs_train_a_maskable_policy():
     sb3_contrib = pytest.importorskip("sb3_contrib")
-    env = gym.make("cwgym/easy-open-app-v0")
+    env = gym.make("cwgym/easy-open-app-v1")
     model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, policy_kwargs=attention_policy_kwargs(), n_steps=16, batch_size=8,
                                     n_epochs=1, seed=0, device="cpu")
     assert isinstance(model.policy.features_extractor, ElementAttentionExtractor)

@@ -13,8 +13,8 @@ from cwgym.procedures.dataset import Options, generate
 from cwgym.rl.demos import load_transitions
 from cwgym.rl.imitation import expert_transitions
 
-FOLDER = "cwgym/easy-new-folder-v0"  # four steps: Files, New Folder, type the name, Enter
-APP = "cwgym/easy-open-app-v0"  # one click on the launcher the instruction names
+FOLDER = "cwgym/easy-new-folder-v1"  # four steps: Files, New Folder, type the name, Enter
+APP = "cwgym/easy-open-app-v1"  # one click on the launcher the instruction names
 
 
 @pytest.fixture(scope="module")
@@ -156,13 +156,13 @@ def test_malformed_lines_are_named(dataset, tmp_path):
 def test_a_dataset_without_the_procedure_names_what_it_has(dataset):
     with pytest.raises(ValueError, match=r"no verified demonstration of procedure 'easy-close-window'; "
                                          r"demonstrations it has: easy-new-folder \(5\), easy-open-app \(5\)"):
-        load_transitions(dataset, "cwgym/easy-close-window-v0")
+        load_transitions(dataset, "cwgym/easy-close-window-v1")
 
 
 def test_another_viewport_or_mode_does_not_fit(tmp_path):
     generate(tmp_path / "small", Options(procedures=["easy-open-app"], episodes=1, width=1024, height=768))
     with pytest.raises(ValueError, match=r"small[/\\]episodes\.jsonl:1: episode easy-open-app-s0 was recorded at "
-                                         r"viewport 1024x768, but cwgym/easy-open-app-v0 sees 1280x800"):
+                                         r"viewport 1024x768, but cwgym/easy-open-app-v1 sees 1280x800"):
         load_transitions(tmp_path / "small", APP)
     assert load_transitions(tmp_path / "small", APP, viewport=[1024, 768]).actions.shape == (1,)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from rl_kit import IDS, short
 
-ENV = "cwgym/easy-new-folder-v0"
+ENV = "cwgym/easy-new-folder-v1"
 
 
 @pytest.mark.parametrize("env_id", IDS, ids=short)

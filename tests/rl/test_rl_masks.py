@@ -52,7 +52,7 @@ def test_masked_random_play_is_never_refused_for_what_the_mask_hides(env_id):
 
 
 def test_typing_is_masked_until_a_text_field_has_the_focus():
-    env = gym.make("cwgym/easy-new-folder-v0")
+    env = gym.make("cwgym/easy-new-folder-v1")
     (typing, offset), = [(p, o) for p, o in _parts(env) if isinstance(p, TypeTokenCodec)]
     transitions = expert_rollout(env, 3)  # open Files, New Folder, type the name, Enter
     _, first = env.reset(seed=3)
@@ -66,7 +66,7 @@ def test_typing_is_masked_until_a_text_field_has_the_focus():
 
 
 def test_a_control_under_a_window_is_masked_and_clicking_it_is_refused():
-    env = gym.make("cwgym/easy-open-app-v0")
+    env = gym.make("cwgym/easy-open-app-v1")
     (rows, offset), = [(p, o) for p, o in _parts(env) if isinstance(p, ClickElementCodec)]
     transitions = expert_rollout(env, 3)
     env.reset(seed=3)
@@ -84,7 +84,7 @@ def test_a_control_under_a_window_is_masked_and_clicking_it_is_refused():
 
 
 def test_every_vector_env_batches_the_same_masks_as_single_envs():
-    env_id, seeds = "cwgym/easy-restore-trash-v0", 100
+    env_id, seeds = "cwgym/easy-restore-trash-v1", 100
     rng = np.random.default_rng(3)
     actions = [rng.integers(0, 98, size=3) for _ in range(12)]
     runs = {}
@@ -111,7 +111,7 @@ def test_sb3_contrib_reads_the_masks_through_sb3vecenv():
     from cwgym.rl.sb3 import Sb3VecEnv
 
     for mode in ("vector_entry_point", "sync"):
-        venv = Sb3VecEnv(gym.make_vec("cwgym/easy-open-app-v0", num_envs=2, vectorization_mode=mode))
+        venv = Sb3VecEnv(gym.make_vec("cwgym/easy-open-app-v1", num_envs=2, vectorization_mode=mode))
         venv.seed(5)
         venv.reset()
         assert utils.is_masking_supported(venv)
@@ -122,14 +122,14 @@ def test_sb3_contrib_reads_the_masks_through_sb3vecenv():
 
 
 def test_the_mask_is_refused_where_there_is_none():
-    env = gym.make("cwgym/easy-open-app-v0")
+    env = gym.make("cwgym/easy-open-app-v1")
     with pytest.raises(gym.error.ResetNeeded):
         env.unwrapped.action_masks()
-    text = gym.make("cwgym/easy-open-app-v0", interface="envelopes", preset="llm", obs=["instruction"])
+    text = gym.make("cwgym/easy-open-app-v1", interface="envelopes", preset="llm", obs=["instruction"])
     _, info = text.reset(seed=0)
     assert "action_mask" not in info
     with pytest.raises(ValueError, match="no action mask"):
         text.unwrapped.action_masks()
-    venv = gym.make_vec("cwgym/easy-open-app-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    venv = gym.make_vec("cwgym/easy-open-app-v1", num_envs=2, vectorization_mode="vector_entry_point")
     with pytest.raises(ValueError, match="reset the env first"):
         venv.action_masks()

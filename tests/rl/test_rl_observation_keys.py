@@ -60,6 +60,6 @@ def test_an_unknown_key_is_refused_naming_it_and_the_registered_ones():
     with pytest.raises(ValueError, match=message):
         ComputerEnv(procedure="easy-new-folder", obs=["smell"])
     with pytest.raises(ValueError, match=message):
-        gym.make("cwgym/easy-new-folder-v0", obs=["elements", "smell"])
+        gym.make("cwgym/easy-new-folder-v1", obs=["elements", "smell"])
     with pytest.raises(ValueError, match=r"observation 'terminal_tokens' needs the terminal\.v1 channel granted"):
         ComputerEnv(procedure="easy-new-folder", obs=["terminal_tokens"])

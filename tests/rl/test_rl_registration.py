@@ -91,11 +91,12 @@ def test_the_easy_tier_has_at_least_twelve_seeded_desktop_tasks():
 
 def test_every_library_procedure_is_a_screen_env_and_every_tool_only_one_a_terminal_env():
     library = [p for p in load_all() if p.domain not in ("easy", "web", "workflows")]
-    screen = {BY_ID[i].kwargs["procedure"] for i in ids("procedures")}
+    screen = {BY_ID[i].kwargs["procedure"] for i in ids("procedures") + ids("apps")}
     assert screen == {p.id for p in library}
-    for i in ids("procedures"):
+    for i in ids("procedures") + ids("apps"):
         kwargs = BY_ID[i].kwargs
-        assert i == f"cwgym/{kwargs['procedure']}-v0"
+        # the library's screen envs moved to v1 when the top bar began to act; the apps' began at v0
+        assert i == f"cwgym/{kwargs['procedure']}-v{1 if BY_ID[i].suite == 'procedures' else 0}"
         assert kwargs["interface"] == "screen" and "pixels" in kwargs["obs"]
     terminal = {BY_ID[i].kwargs["procedure"]: BY_ID[i].kwargs for i in ids("terminal")}
     for p in library:
@@ -185,10 +186,10 @@ def test_cwgym_list_json_and_suite_filter(capsys):
 
 
 def test_cwgym_list_by_id(capsys):
-    assert _cli(["list", "cwgym/terminal-ops-backup-script-v0", "cwgym/easy-open-app-v0"]) == 0
+    assert _cli(["list", "cwgym/terminal-ops-backup-script-v0", "cwgym/easy-open-app-v1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "[terminal]" and "cwgym/terminal-ops-backup-script-v0" in out[1]
-    assert out[3] == "[easy]" and "cwgym/easy-open-app-v0" in out[4]
+    assert out[3] == "[easy]" and "cwgym/easy-open-app-v1" in out[4]
 
 
 # -- "extends": a suite takes another's defaults ---------------------------------------------------
@@ -302,9 +303,9 @@ def test_register_procedure_refuses_bad_input_before_registering():
     with pytest.raises(DataError, match="no world 'atlantis'"):
         cwgym.register_procedure(_procedure(), world="atlantis")
     with pytest.raises(gym.error.RegistrationError, match="suite files"):
-        cwgym.register_procedure(_procedure(), name="easy-new-folder")
+        cwgym.register_procedure(_procedure(), name="easy-new-folder", version=1)
     assert "cwgym/notebook-new-folder-v0" not in gym.registry
-    assert gym.spec("cwgym/easy-new-folder-v0").kwargs["procedure"] == "easy-new-folder"
+    assert gym.spec("cwgym/easy-new-folder-v1").kwargs["procedure"] == "easy-new-folder"
 
 
 def test_reload_envs_follows_the_data_folder(tmp_path, monkeypatch):
@@ -314,7 +315,7 @@ def test_reload_envs_follows_the_data_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("CWGYM_DATA", str(tmp_path))
     try:
         assert reload_envs() == ["cwgym/solo-v0"]
-        assert gym.spec("cwgym/solo-v0").max_episode_steps == 5 and "cwgym/easy-new-folder-v0" not in gym.registry
+        assert gym.spec("cwgym/solo-v0").max_episode_steps == 5 and "cwgym/easy-new-folder-v1" not in gym.registry
     finally:
         monkeypatch.delenv("CWGYM_DATA")
         assert reload_envs() == IDS

@@ -60,7 +60,7 @@ def test_phases_pay_nothing_for_a_later_phase_done_first():
 
 def test_phases_pay_for_the_screen_a_looking_phase_opens():
     """Opening the Trash in Files changes no file; its milestone is the window it shows."""
-    restore = "cwgym/easy-restore-trash-v0"
+    restore = "cwgym/easy-restore-trash-v1"
     transitions = expert_rollout(gym.make(restore, reward="phases"), 1000003)
     assert [t.reward for t in transitions] == [0.0, 0.5, 0.0, 0.5]  # Files at home, the Trash, the file, Restore
     assert [t.info["phases_reached"] for t in transitions] == [0, 1, 1, 2]
@@ -111,7 +111,7 @@ def test_file_checks_are_rerun_only_when_files_change(monkeypatch):
     filesystem keeps the verdicts, and they always equal a fresh verification."""
     calls = []
     monkeypatch.setattr(episode_module, "check", lambda world, instance: calls.append(1) or check(world, instance))
-    env = gym.make("cwgym/easy-rename-file-v0")
+    env = gym.make("cwgym/easy-rename-file-v1")
     episode = env.unwrapped._episode
     env.reset(seed=3)
     env.action_space.seed(0)

@@ -44,7 +44,7 @@ def test_terminal_tasks_type_commands_word_by_word():
 
 
 def test_screen_tasks_click_the_element_table_instead_of_seeing_the_screen():
-    env = gym.make("cwgym/office-room-booking-v0", preset="sb3")
+    env = gym.make("cwgym/office-room-booking-v1", preset="sb3")
     config = env.unwrapped.config
     assert config.interface == SB3_SCREEN_INTERFACE
     assert list(env.observation_space.spaces) == ["elements", "instruction_tokens"]

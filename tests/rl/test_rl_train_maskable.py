@@ -19,7 +19,7 @@ sb3_contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is not inst
 from cwgym.cli import train as train_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = "cwgym/easy-open-app-v0"
+ENV = "cwgym/easy-open-app-v1"
 
 
 def _args(*argv: str, **kw) -> argparse.Namespace:
@@ -247,7 +247,7 @@ def test_the_agent_keeps_pointer_held_from_its_own_presses():
 
     agent = object.__new__(SB3Agent)
     agent.derive = ["pointer_held"]
-    agent.config = task_config(dict(gym.spec("cwgym/easy-drag-window-v0").kwargs))
+    agent.config = task_config(dict(gym.spec("cwgym/easy-drag-window-v1").kwargs))
     agent.held, agent.pressed = False, None
     ops = agent.config.pointer_ops  # down, move, up
     seen = []

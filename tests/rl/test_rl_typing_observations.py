@@ -48,7 +48,7 @@ def _focused(rows: list[dict]) -> int | None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_typing_the_folder_name_changes_the_new_keys_and_shows_the_name(seed):
-    env = gym.make("cwgym/easy-new-folder-v0", obs=OBS)
+    env = gym.make("cwgym/easy-new-folder-v1", obs=OBS)
     assert set(NEW) <= set(env.observation_space.spaces)
     transitions = expert_rollout(env, seed)
     episode = env.unwrapped.episode
@@ -140,7 +140,7 @@ def test_element_values_marks_rows_with_a_value_and_values_the_instruction_spell
     assert _encode("element_values", ROWS, out=out) is out and out[5].tolist() == [0, 0]
 
 
-@pytest.mark.parametrize("env_id", ["cwgym/easy-new-folder-v0", "cwgym/easy-rename-file-v0"])
+@pytest.mark.parametrize("env_id", ["cwgym/easy-new-folder-v1", "cwgym/easy-rename-file-v1"])
 def test_derived_observation_rebuilds_the_envs_entries_from_info_and_the_instruction(env_id):
     env = Recorder(gym.make(env_id, obs=OBS))
     config = env.unwrapped.config
@@ -191,7 +191,7 @@ def test_a_rows_view_is_all_the_derivable_keys_read():
 
 
 def test_pointer_held_tells_the_press_of_a_drag_from_the_moment_before_it():
-    env = gym.make("cwgym/easy-drag-window-v0", obs=["elements", "instruction", "pointer_held"])
+    env = gym.make("cwgym/easy-drag-window-v1", obs=["elements", "instruction", "pointer_held"])
     ops = env.unwrapped.config.pointer_ops  # down, move, up
     transitions = expert_rollout(env, 0)  # press on the title bar, move it into the right half
     assert [ops[t.action[0]] for t in transitions] == ["down", "move"]

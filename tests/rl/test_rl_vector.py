@@ -15,7 +15,7 @@ from cwgym.environment import World
 from cwgym.rl import ComputerVectorEnv, SharedMemoryVectorEnv
 
 TERMINAL = "cwgym/terminal-ops-backup-script-v0"  # text observations
-EASY = "cwgym/easy-trash-file-v0"  # Box observations only (the sb3 preset)
+EASY = "cwgym/easy-trash-file-v1"  # Box observations only (the sb3 preset)
 COMMANDS = ["ls ~/Downloads", "cat ~/Admin/backup-request.txt", "mkdir -p ~/bin", "echo 1 >> ~/crontab.txt"]
 
 

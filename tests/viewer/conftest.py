@@ -13,8 +13,8 @@ SUITE = {
     "suite": "viewer-tiny",
     "seed": 0,
     "tasks": [
-        {"env": "cwgym/easy-open-app-v0", "seeds": [1000000, 1010000], "episodes": 1},
-        {"env": "cwgym/easy-new-folder-v0", "seeds": [1000000, 1010000], "episodes": 1},
+        {"env": "cwgym/easy-open-app-v1", "seeds": [1000000, 1010000], "episodes": 1},
+        {"env": "cwgym/easy-new-folder-v1", "seeds": [1000000, 1010000], "episodes": 1},
         {"env": "cwgym/terminal-ops-backup-script-v0", "seeds": [1000000, 1010000], "episodes": 1},
     ],
 }

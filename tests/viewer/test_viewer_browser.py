@@ -18,7 +18,7 @@ from cwgym.render import to_png
 
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=f"no browser: {browser_missing()}")
 
-FOLDER = "cwgym/easy-new-folder-v0"
+FOLDER = "cwgym/easy-new-folder-v1"
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from cwgym.viewer import ViewerError, build_site, load
 from cwgym.viewer.serve import server
 from cwgym.viewer.site import slugs
 
-FOLDER = "cwgym/easy-new-folder-v0"
+FOLDER = "cwgym/easy-new-folder-v1"
 
 
 def _trace(site: Path, row: int = 0) -> dict:
@@ -55,7 +55,7 @@ def test_load_reads_a_run_its_submission_a_dataset_and_one_episode(eval_run, dat
     (lambda p: p.with_suffix(".json").write_text("{oops"), "not valid JSON"),
     (lambda p: p.with_suffix(".jsonl").write_text('{"procedure": "x"}\n{oops\n'), ":1: the dataset episode record has no seed, sessions, steps, state_hash"),
     (lambda p: p.with_suffix(".jsonl").write_text("\n"), "holds no episodes"),
-    (lambda p: p.with_suffix(".json").write_text('{"episodes": [{"env_id": "cwgym/easy-open-app-v0", "actions": [], "rewards": [], "final_state_hash": "x"}]}'),
+    (lambda p: p.with_suffix(".json").write_text('{"episodes": [{"env_id": "cwgym/easy-open-app-v1", "actions": [], "rewards": [], "final_state_hash": "x"}]}'),
      "episodes[0]: the episode ? records no seed"),
     (lambda p: p.with_suffix(".json").write_text('{"episodes": [7]}'), "an episode record is a JSON object, not int"),
     (lambda p: p.with_suffix(".json").write_text('{"env_id": "cwgym/no-such-v0", "seed": 1, "actions": [], "rewards": [], "final_state_hash": "x"}'), "cannot make env 'cwgym/no-such-v0'"),
@@ -116,7 +116,7 @@ def test_a_tampered_final_hash_is_reported_loudly_naming_episode_and_step(eval_r
     name = record(eval_run, FOLDER)["episode"]
     assert status == 1
     assert f"cwgym view: REPLAY DIVERGES: episode {name}: step 4: final state hash recorded 0000000000000000…" in err
-    page = (tmp_path / "site" / "episodes" / "easy-new-folder-v0-1004192.html").read_text()
+    page = (tmp_path / "site" / "episodes" / "easy-new-folder-v1-1004192.html").read_text()
     assert 'class="banner divergent"' in page and f"episode {name}: step 4" in page
     overview = (tmp_path / "site" / "index.html").read_text()
     assert "REPLAY DIVERGES in 1 of 3 episodes" in overview and "DIVERGES</td>" in overview
@@ -198,7 +198,7 @@ def test_a_rebuild_replaces_the_earlier_site(eval_run, tmp_path):
 def test_the_plot_is_an_svg_without_matplotlib(eval_run, tmp_path):
     build_site(eval_run, tmp_path / "site", "none", use_matplotlib=False)
     svg = (tmp_path / "site" / "plot.svg").read_text()
-    assert svg.startswith("<svg") and svg.count("<circle") == 3 and "easy-new-folder-v0" in svg
+    assert svg.startswith("<svg") and svg.count("<circle") == 3 and "easy-new-folder-v1" in svg
     assert 'src="plot.svg"' in (tmp_path / "site" / "index.html").read_text()
 
 
