@@ -24,11 +24,11 @@ from cwgym.apps import APPS, register
 from cwgym.apps import _files_model as model
 from cwgym.apps import _files_view as view
 from cwgym.apps._textpane import FIELD_MAX
-from cwgym.desktop.catalogue import canonical_id
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
+from cwgym.protocol.catalogue import canonical_id
 from cwgym.text import measure, shape
 
 __all__ = ["Files"]

@@ -12,7 +12,6 @@ Modules, one job each:
   in a :mod:`~cwgym.desktop.scene_cache`;
 * :mod:`~cwgym.desktop.framework` and :mod:`~cwgym.desktop.painter` — how applications
   are written and how they draw;
-* :mod:`~cwgym.desktop.catalogue` — application ids, kinds and default labels;
 * :mod:`~cwgym.desktop.themes` — shell styles (``ubuntu``), one module each;
 * :mod:`~cwgym.desktop.visible` and :mod:`~cwgym.desktop.semantic` — what an actor sees,
   for effects and for the ``semantic.v1`` channel;

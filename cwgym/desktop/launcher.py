@@ -39,12 +39,12 @@ from typing import TYPE_CHECKING, Any
 
 import cwgym.desktop.wm as wm
 from cwgym.desktop import topbar
-from cwgym.desktop.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
 from cwgym.desktop.framework import AppError, UnknownTarget
 from cwgym.desktop.state import Window
 from cwgym.desktop.themes.base import DockEntry, IconView, ShellView
 from cwgym.machine.filesystem import FsError
 from cwgym.protocol import errors
+from cwgym.protocol.catalogue import CATALOGUE, LABELS, canonical_id, kind_of
 from cwgym.protocol.errors import ActionError
 
 if TYPE_CHECKING:

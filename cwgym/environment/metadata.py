@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from cwgym.desktop.catalogue import ALIASES, CATALOGUE
+from cwgym.protocol.catalogue import ALIASES, CATALOGUE
 from cwgym.protocol.definition import DefinitionError, WorldDefinition
 from cwgym.web.omnibox import DEFAULT_ENGINE, check_engine
 

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "desktop"))
 from desktop_fixture import M, act, app, definition, desktop, key, ok, one, point, ptr, type_, world
 
 from cwgym import World
-from cwgym.desktop.catalogue import CATALOGUE
+from cwgym.protocol.catalogue import CATALOGUE
 from cwgym.protocol import errors
 
 
@@ -46,6 +46,21 @@ def test_list_reports_installed_applications_with_their_labels_and_gates():
     assert mail == {"id": "mail", "label": "Thunderbird Mail", "kind": "native", "installed": False,
                     "launchable": False, "blocked_by": "application_not_installed"}
     assert one(env, app("list", installed="no"))["error"]["code"] == "invalid"
+
+
+@pytest.mark.parametrize("world_id", ["ubuntu-workstation", "ubuntu-apps", "small-office", "company"])
+def test_the_shell_command_apps_agrees_with_application_list(world_id):
+    from cwgym import EnvironmentConfig
+    from cwgym.resources import load_world
+
+    w = World(load_world(world_id), 1)
+    for machine_id, theme in sorted(w.definition()["metadata"].get("desktop_themes", {}).items()):
+        if theme != "ubuntu":
+            continue
+        env = w.environment(EnvironmentConfig.desktop(w.machine(machine_id).user, [machine_id]))
+        out = env.step([{"family": "application.v1", "op": "list", "machine": machine_id, "payload": {}}])
+        listed = [e["id"] for e in out["outcomes"][0]["value"] if e["kind"] != "web"]
+        assert w.machine(machine_id).execute("apps").stdout.split() == listed, machine_id
 
 
 def test_launch_returns_increasing_window_ids_and_its_refusals():

@@ -38,11 +38,11 @@ from cwgym.apps._browser_model import click as click_element
 from cwgym.apps._browser_model import fill as fill_element
 from cwgym.apps._browser_model import submit as submit_form
 from cwgym.desktop import wm
-from cwgym.desktop.catalogue import canonical_id
 from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsupported
 from cwgym.environment.netport import hosts_lookup
 from cwgym.net.http import NetError
 from cwgym.protocol import errors
+from cwgym.protocol.catalogue import canonical_id
 from cwgym.protocol.page import projection
 from cwgym.web import engine
 from cwgym.web.omnibox import OmniboxError

@@ -7,7 +7,10 @@ theme's business (``Firefox`` on Ubuntu); :data:`LABELS` holds the neutral defau
 
 An id is *implemented* when an application module is registered for it (in
 ``cwgym.apps.APPS``); a catalogued id without a module is still listed, so a
-world may install it, but it cannot be launched yet.
+world may install it, but it is not launchable (``application_not_implemented``).
+
+It is plain data in the protocol layer so that both the desktop (``application.v1``) and
+the machine (the shell's ``apps``) name applications the same way and in the same order.
 """
 
 from __future__ import annotations
