@@ -20,6 +20,7 @@ from cwgym.apps import APPS
 from cwgym.desktop.state import Desktop
 from cwgym.desktop.visible import visible_parts
 from cwgym.kernel.digest import u64
+from cwgym.machine._userdata import peek
 from cwgym.machine.notifications import NOTIFICATIONS_FILE
 from cwgym.machine.recent import RECENT_FILE
 from cwgym.machine.settings import SETTINGS_FILE
@@ -49,7 +50,7 @@ def visible_projection(session: Session, machine: Machine, browsers: Any = None)
     (``content``)."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
     for tag, relative in _DESKTOP_FILES:
-        parts[tag] = _file_bytes(machine, relative)
+        parts[tag] = peek(machine, relative)
     headless = browsers.by_machine.get(machine.id) if browsers is not None else None
     if headless is not None:
         tab = headless.state.active_tab
@@ -60,13 +61,6 @@ def visible_projection(session: Session, machine: Machine, browsers: Any = None)
     desk = session.desktops.get(machine.id)
     parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
     return parts
-
-
-def _file_bytes(machine: Machine, relative: str) -> bytes | None:
-    try:
-        return machine.fs.read_path(f"{machine.home}/{relative}")
-    except OSError:
-        return None
 
 
 def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machine) -> ActionEffect:

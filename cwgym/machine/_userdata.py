@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from cwgym.machine.filesystem import FsError
+from cwgym.machine.filesystem import DIR, FILE, ROOT_INO, FsError
 
 if TYPE_CHECKING:
     from cwgym.machine.machine import Machine
 
-__all__ = ["UserDataError", "read_json", "write_json"]
+__all__ = ["UserDataError", "peek", "read_json", "write_json"]
 
 
 class UserDataError(ValueError):
@@ -28,13 +28,30 @@ def _path(machine: Machine, relative: str) -> str:
     return f"{machine.home}/{relative}"
 
 
+def peek(machine: Machine, relative: str) -> bytes | None:
+    """The bytes of the regular file ``~/relative``, or ``None`` when there is none.
+
+    A plain walk down the directory entries (no symlink followed, nothing raised): the
+    desktop asks for these files on every action, and most homes have none of them.
+    """
+    fs = machine.fs
+    node = fs.inode(ROOT_INO)
+    for part in f"{machine.home}/{relative}".split("/"):
+        if not part:
+            continue
+        if node.kind != DIR:
+            return None
+        ino = fs.child(node, part)
+        if ino is None:
+            return None
+        node = fs.inode(ino)
+    return node.data if node.kind == FILE else None
+
+
 def read_json(machine: Machine, relative: str, default: Any) -> Any:
     """The JSON value of ``~/relative``; ``default`` when it is missing or unreadable."""
-    fs = machine.fs
-    path = _path(machine, relative)
-    try:
-        data = fs.read_path(path)
-    except (FsError, KeyError):
+    data = peek(machine, relative)
+    if data is None:
         return default
     try:
         value = json.loads(data.decode("utf-8"))

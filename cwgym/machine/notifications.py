@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from cwgym.machine._userdata import UserDataError, read_json, write_json
+from cwgym.machine._userdata import UserDataError, peek, read_json, write_json
 
 if TYPE_CHECKING:
     from cwgym.machine.machine import Machine
@@ -158,10 +158,8 @@ def fire_due(machine: Machine) -> list[dict[str, Any]]:
 
     Cheap when nothing is due: one lookup of the schedule file and a cached parse.
     """
-    fs = machine.fs
-    try:
-        data = fs.read_path(f"{machine.home}/{SCHEDULED_FILE}")
-    except (OSError, KeyError):
+    data = peek(machine, SCHEDULED_FILE)
+    if data is None:
         return []
     earliest = _earliest(data)
     now = machine.clock.now_us
