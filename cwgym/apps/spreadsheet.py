@@ -32,7 +32,6 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
-import io
 import itertools
 import json
 import posixpath
@@ -436,8 +435,13 @@ def _field_raw(text: str) -> str:
     return text
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def _parse_delimited(text: str, delimiter: str) -> dict[str, str]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    # Lines with their endings, split where a file opened with newline="" would be (the
+    # simulator reads no host file, so no io.StringIO: a list of lines is what csv needs).
+    reader = csv.reader(_LINES.findall(text), delimiter=delimiter, strict=True)
     cells: dict[str, str] = {}
     total = 0
     last = 0
@@ -544,7 +548,7 @@ def _csv_bytes(cells: dict, delimiter: str = ",") -> bytes:
         return b""
     sheet = fx.sheet_for(cells)
     _c1, _r1, c2, r2 = _used(cells) or (0, 0, 0, 0)
-    out = io.StringIO()
+    out = _Collect()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     for r in range(r2 + 1):
         writer.writerow(
@@ -553,7 +557,18 @@ def _csv_bytes(cells: dict, delimiter: str = ",") -> bytes:
                 for c in range(c2 + 1)
             ]
         )
-    return out.getvalue().encode("utf-8")
+    return "".join(out.parts).encode("utf-8")
+
+
+class _Collect:
+    """What ``csv.writer`` writes to: the rows' text, kept in memory."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return len(text)
 
 
 def _native_bytes(cells: dict) -> bytes:
