@@ -64,6 +64,13 @@ class MachineNet:
         on this machine sends what its address bar cannot read as an address."""
         return search_engine(self.runtime.definition)
 
+    def services(self, kind: str) -> list[dict[str, Any]]:
+        return [
+            {"id": s.id, "domains": list(s.domains), "port": s.port, "tls": s.tls, "initial_state": s.initial_state}
+            for s in self.runtime.definition.services
+            if s.kind == kind
+        ]
+
     def _source(self) -> str:
         return self.runtime.topology.computer(self.machine_id).node_id
 

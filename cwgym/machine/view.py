@@ -70,6 +70,12 @@ class NetPort(Protocol):
         """The world's search engine, a URL template with ``%s`` for the query."""
         ...
 
+    def services(self, kind: str) -> list[dict[str, Any]]:
+        """The world's services of ``kind`` as its definition lists them, in order:
+        ``{id, domains, port, tls, initial_state}`` (what an administrator provisioned, such
+        as the accounts a mail client signs in with)."""
+        ...
+
 
 class MachineView(Protocol):
     """The machine's identity, its state, and the two ways a command acts on it."""
