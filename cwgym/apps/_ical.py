@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cwgym.kernel.calendar import civil_from_days, days_from_civil, days_in_month
 
@@ -443,3 +443,8 @@ def serialize(cal: Calendar) -> bytes:
     for line in lines:
         out.extend(_fold(line))
     return ("\r\n".join(out) + "\r\n").encode("utf-8")
+
+
+def replace(record: Event | Calendar, **changes: object) -> Any:
+    """``record`` with ``changes`` (an :class:`Event` or :class:`Calendar` is immutable)."""
+    return record._replace(**changes)

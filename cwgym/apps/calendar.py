@@ -1790,14 +1790,16 @@ class Calendar(App):
             if old is None:
                 dialog["error"] = "This event is no longer in the calendar."
                 return None
-            new = old._replace(start=start, end=end, all_day=all_day, stamp=stamp, raw=(), **fields)
-            if new._replace(stamp=old.stamp, raw=old.raw) == old:
+            new = ical.replace(
+                old, start=start, end=end, all_day=all_day, stamp=stamp, raw=(), **fields
+            )
+            if ical.replace(new, stamp=old.stamp, raw=old.raw) == old:
                 self._close(state)
                 return uid
             events = list(cal.events)
             events[index] = new
             entry = {"before": _event_plain(old), "after": _event_plain(new), "index": index}
-            cal = cal._replace(events=tuple(events))
+            cal = ical.replace(cal, events=tuple(events))
         else:
             if damaged:
                 cal = ical.empty()
@@ -1807,7 +1809,7 @@ class Calendar(App):
             uid = ical.new_uid(cal.next_uid)
             new = ical.Event(uid, start=start, end=end, all_day=all_day, stamp=stamp, **fields)
             entry = {"before": None, "after": _event_plain(new), "index": len(cal.events)}
-            cal = cal._replace(events=(*cal.events, new), next_uid=cal.next_uid + 1)
+            cal = ical.replace(cal, events=(*cal.events, new), next_uid=cal.next_uid + 1)
         problem = _write(ctx, cal, damaged)
         if problem:
             dialog["error"] = problem
@@ -1826,7 +1828,7 @@ class Calendar(App):
         if old is None or damaged:
             self._close(state)
             return None
-        cal = cal._replace(events=cal.events[:index] + cal.events[index + 1 :])
+        cal = ical.replace(cal, events=cal.events[:index] + cal.events[index + 1 :])
         problem = _write(ctx, cal, False)
         if problem:
             if state["dialog"] is not None:
@@ -1860,7 +1862,7 @@ class Calendar(App):
         if restore is not None:
             events = [e for e in events if e.uid != restore["uid"]]
             events.insert(min(entry["index"], len(events)), _event_from(restore))
-        new = cal._replace(events=tuple(events))
+        new = ical.replace(cal, events=tuple(events))
         problem = _write(ctx, new, False)
         if problem:
             state["error"] = problem
@@ -2008,13 +2010,13 @@ class Calendar(App):
                 f"Invitation from {item['organizer']}",
                 ical.stamp(_now_s(ctx)),
             )
-            new_cal = cal._replace(events=(*events, new))
+            new_cal = ical.replace(cal, events=(*events, new))
             problem = _write(ctx, new_cal, False)
             notice += f" {problem}" if problem else " It is in your calendar."
             if not problem:
                 _sync(ctx, _table(new_cal), keep=uid)
         elif not accept and any(e.uid == uid for e in cal.events):
-            new_cal = cal._replace(events=tuple(e for e in cal.events if e.uid != uid))
+            new_cal = ical.replace(cal, events=tuple(e for e in cal.events if e.uid != uid))
             problem = _write(ctx, new_cal, False)
             notice += f" {problem}" if problem else " It was removed from your calendar."
         inv["notice"] = notice
