@@ -76,8 +76,10 @@ def test_launch_returns_increasing_window_ids_and_its_refusals():
         out = one(env, app("launch", kind=kind))
         assert out["error"]["code"] == code and out["error"]["reason"] == reason, kind
         assert out["effect"]["changed"] == []
-    # installed, but this engine has no implementation of it yet
-    assert one(env, app("launch", kind="calendar"))["error"] == {"code": "action_failed", "message": "action failed"}
+    # installed, but this engine has no implementation of it
+    d = definition()
+    d["computers"][0]["installed_apps"].append("maps")
+    assert one(desktop(World(d, 7)), app("launch", kind="maps"))["error"] == {"code": "action_failed", "message": "action failed"}
     assert one(env, app("launch"))["error"]["code"] == "invalid"
     assert one(env, app("launch", kind="notepad_test", argument=5))["error"]["code"] == "invalid"
     # the aliases name the built-in editor and file manager
