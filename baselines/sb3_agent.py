@@ -71,6 +71,21 @@ def _config(env_id: str, obs: list[str] | None) -> Any:
 OWN_KEYS = ("pointer_held",)
 
 
+def current_version(env_id: str) -> str:
+    """``env_id``, or the newest registered version of the same env when ``env_id`` was
+    retired (a policy trained on ``easy-append-line-v0`` plays ``easy-append-line-v1``: the
+    spaces are the same, what the screen shows has moved on)."""
+    import gymnasium as gym
+
+    import cwgym.rl  # noqa: F401  (registers the envs)
+
+    if env_id in gym.registry:
+        return env_id
+    name, _, version = env_id.rpartition("-v")
+    versions = [int(i.rpartition("-v")[2]) for i in gym.registry if i.rpartition("-v")[0] == name and i.rpartition("-v")[2].isdigit()]
+    return f"{name}-v{max(versions)}" if name and version.isdigit() and versions else env_id
+
+
 class SB3Agent:
     def __init__(self, runs: list[str], seed: int = 0) -> None:
         self.models: dict[str, Any] = {}
@@ -78,8 +93,9 @@ class SB3Agent:
         for run in runs:
             meta = json.loads((Path(run) / "train.json").read_text())
             cls = _algorithm(meta["algo"], run)
-            self.models[meta["env"]] = cls.load(str(Path(run) / "model.zip"), device="cpu")
-            self.meta[meta["env"]] = meta
+            env_id = current_version(meta["env"])
+            self.models[env_id] = cls.load(str(Path(run) / "model.zip"), device="cpu")
+            self.meta[env_id] = meta
         self.patterns = {env_id: instruction_pattern(env_id) for env_id in self.models}
         self.rng = np.random.default_rng(seed)
         self.model: Any = None
