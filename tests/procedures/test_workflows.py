@@ -61,7 +61,7 @@ def _machines(procedure) -> set[str]:
 
 @pytest.mark.parametrize("procedure", WORKFLOWS, ids=lambda p: p.id)
 def test_each_one_person_workflow_is_a_registered_env_that_resets(procedure):
-    env_id = f"cwgym/{procedure.id}-v0"
+    env_id = f"cwgym/{procedure.id}-v1"
     if len(_machines(procedure)) > 1:  # an env's agent has one machine: it could never finish
         assert env_id not in gym.registry
         return

@@ -181,7 +181,7 @@ def test_cwgym_list_json_and_suite_filter(capsys):
     assert _cli(["list", "--suite", "terminal", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["id"] for r in rows] == ids("terminal")
-    with pytest.raises(UserError, match=r"--suite 'nope': no such suite \(the suites are easy, procedures, terminal"):
+    with pytest.raises(UserError, match=r"--suite 'nope': no such suite \(the suites are apps, easy, procedures, terminal"):
         _cli(["list", "--suite", "nope"])
 
 

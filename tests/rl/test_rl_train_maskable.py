@@ -189,7 +189,7 @@ def test_the_maskable_agent_plays_in_eval(tmp_path, monkeypatch, extra):
         pytest.importorskip("cwgym.rl.derived", reason="cwgym.rl.derived is not there yet")
     out = tmp_path / "run"
     obs = ["elements", "instruction", *extra]
-    _maskable(out, *(("--obs", *obs) if extra else ()), steps=16, val_episodes=0, bc_episodes=8, bc_epochs=100)
+    _maskable(out, *(("--obs", *obs) if extra else ()), steps=16, val_episodes=0, bc_episodes=24, bc_epochs=100)
     suite = tmp_path / "one.json"
     suite.write_text(json.dumps({"kind": "leaderboard", "suite": "one", "seed": 0,
                                  "tasks": [{"env": ENV, "seeds": [1000000, 1010000], "episodes": 4}]}))

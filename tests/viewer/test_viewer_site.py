@@ -116,7 +116,7 @@ def test_a_tampered_final_hash_is_reported_loudly_naming_episode_and_step(eval_r
     name = record(eval_run, FOLDER)["episode"]
     assert status == 1
     assert f"cwgym view: REPLAY DIVERGES: episode {name}: step 4: final state hash recorded 0000000000000000…" in err
-    page = (tmp_path / "site" / "episodes" / "easy-new-folder-v1-1004192.html").read_text()
+    page = (tmp_path / "site" / "episodes" / f"{name.replace('cwgym/', '').replace('#', '-')}.html").read_text()
     assert 'class="banner divergent"' in page and f"episode {name}: step 4" in page
     overview = (tmp_path / "site" / "index.html").read_text()
     assert "REPLAY DIVERGES in 1 of 3 episodes" in overview and "DIVERGES</td>" in overview
