@@ -1186,4 +1186,18 @@ def _as_primary(chord: Chord, primary: str) -> Chord:
     return Chord(chord.key, "Ctrl" in mods, "Alt" in mods, "Shift" in mods, "Meta" in mods)
 
 
+# The document model, by public name, for the other editors built on it (VS Code's tabs,
+# cwgym.apps.code): one implementation of typing, undo and the clipboard.
+Editor.apply_edit = Editor._edit
+Editor.undo_edit = Editor._undo
+Editor.redo_edit = Editor._redo
+Editor.copy_selection = Editor._copy
+Editor.paste_clipboard = Editor._paste
+line_starts = _starts
+selection_span = _span
+new_document = _new_doc
+grapheme_unit = _unit
+check_fits = _fits
+as_primary = _as_primary
+
 register(Editor())
