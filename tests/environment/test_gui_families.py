@@ -12,8 +12,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "desktop"))
 from desktop_fixture import M, act, app, definition, desktop, key, ok, one, point, ptr, type_, world
 
 from cwgym import World
-from cwgym.protocol.catalogue import CATALOGUE
 from cwgym.protocol import errors
+from cwgym.protocol.catalogue import CATALOGUE
 
 
 def test_list_reports_installed_applications_with_their_labels_and_gates():

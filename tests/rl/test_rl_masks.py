@@ -67,17 +67,17 @@ def test_typing_is_masked_until_a_text_field_has_the_focus():
 
 def test_a_control_under_a_window_is_masked_and_clicking_it_is_refused():
     env = gym.make("cwgym/easy-open-app-v1")
-    SEED = 59  # noqa: N806 — a seed where the Terminal opens over the Text Editor's toolbar
+    seed = 59  # the Terminal opens over the Text Editor's toolbar
     (rows, offset), = [(p, o) for p, o in _parts(env) if isinstance(p, ClickElementCodec)]
-    transitions = expert_rollout(env, SEED)
-    env.reset(seed=SEED)
+    transitions = expert_rollout(env, seed)
+    env.reset(seed=seed)
     _, _, _, _, info = env.step(transitions[0].action)  # Terminal opens over the Text Editor
     elements, mask = info["elements"], info["action_mask"][offset : offset + rows.size]
     masked = [e["id"] for k, e in enumerate(elements) if not mask[k]]
     assert masked and all(m.startswith("window:0:content:") for m in masked)  # the editor's toolbar, under window 1
     assert "window:0:content:editor-text:0" not in masked  # partly covered, still reachable
     assert not mask[len(elements) :].any()  # empty rows
-    env.reset(seed=SEED)
+    env.reset(seed=seed)
     env.step(transitions[0].action)
     hidden = next(k for k, e in enumerate(elements) if e["id"] == "window:0:content:find")
     _, _, _, _, after = env.step(offset + hidden)
