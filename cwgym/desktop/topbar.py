@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwgym.kernel.calendar import civil, days_from_civil, days_in_month, weekday
 from cwgym.machine import notifications as notes
-from cwgym.machine.settings import SETTINGS, UserDataError, change_setting, read_settings
+from cwgym.machine.settings import UserDataError, change_setting, read_settings
 from cwgym.protocol import errors
 from cwgym.protocol.errors import ActionError
 
@@ -182,12 +182,7 @@ def activate(seat: SeatLike, target: str, open_app: Callable[[str], Any]) -> Any
 
 
 def _set(seat: SeatLike, name: str, value: Any) -> dict[str, Any]:
-    if name not in SETTINGS:
-        raise LookupError(name)
-    try:
-        change_setting(seat.machine, name, value)
-    except UserDataError:
-        raise ActionError(errors.ACTION_FAILED) from None
+    _quietly(change_setting, seat.machine, name, value)
     return {"setting": name, "value": value}
 
 
