@@ -23,7 +23,9 @@ Account* dialog writes after the server accepted it). The *Invitations* panel li
 events the account is invited to and has not answered (``GET /api/events``); *Accept* and
 *Decline* answer (``POST /api/events/<id>/respond``); an accepted invitation is also added
 to the local calendar (UID ``invite-<id>@<server host>``). Without an account, or when the
-server cannot be reached, the panel says "No calendar account".
+server cannot be reached, the panel says "No calendar account". The desktop's calendar sync
+(:mod:`cwgym.machine.invitations`) polls the same account in the background and raises a
+notification for each new invitation.
 
 Control targets (``window:<id>:content:<target>``):
 
@@ -65,6 +67,7 @@ from cwgym.kernel.calendar import civil_from_days, days_from_civil, days_in_mont
 from cwgym.kernel.clock import WORLD_EPOCH_S
 from cwgym.machine import notifications
 from cwgym.machine.filesystem import FsError
+from cwgym.machine.invitations import ACCOUNT_FILE
 from cwgym.machine.view import NetFailure
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, Symbol, UiText, UiTextBold
 from cwgym.text import line_height, measure, wrap
@@ -79,7 +82,6 @@ __all__ = [
 ]
 
 CALENDAR_FILE = ".local/share/calendar/calendar.ics"
-ACCOUNT_FILE = ".config/calendar/account.json"
 #: How long before an event its reminder rings.
 REMINDER_S = 15 * 60
 #: How many changes Undo remembers.

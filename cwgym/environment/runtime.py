@@ -55,6 +55,7 @@ from cwgym.kernel.journal import JournalEntry
 from cwgym.kernel.scheduler import Scheduler
 from cwgym.kernel.state import KernelState
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert, ordered
+from cwgym.machine.invitations import poll_invitations
 from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
 from cwgym.machine.notifications import fire_due
@@ -174,9 +175,11 @@ class Runtime:
 
     def raise_due_notifications(self) -> None:
         """Raise every machine's scheduled notifications (alarms, timers, reminders) whose
-        time the logical clock has reached: after every action, and after owner-side time moves."""
+        time the logical clock has reached, and its calendar sync's new invitations: after
+        every action."""
         for _, machine in self.machines.items():
             fire_due(machine)
+            poll_invitations(machine)
 
     def record(self, kind: str, machine: str | None, actor: str | None, data: Any) -> None:
         """Append an event to the journal at the current tick."""
