@@ -15,7 +15,8 @@ without an account there has no mail account.
 (``Machine.net.request``), so it travels from the machine's node through its
 ``/etc/hosts`` and the world's DNS, advances the logical clock by the network's latency,
 is journalled like ``curl``'s, and fails as the network says (Wi-Fi off, unreachable,
-refused). Only the service's JSON API (``/api/...``) is used.
+refused). Only the service's JSON API (``/api/...``) is used: :func:`call` for its JSON
+answers, :func:`download` for an attachment's bytes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from urllib.parse import quote
 from cwgym.machine.view import NetFailure
 from cwgym.net.http import reason_phrase
 
-__all__ = ["Account", "Reply", "call", "discover", "folder_query"]
+__all__ = ["Account", "Reply", "call", "discover", "download", "folder_query"]
 
 
 class Account(NamedTuple):
@@ -98,9 +99,8 @@ def discover(machine: Any) -> Account | None:
     return None
 
 
-def call(machine: Any, account: Account, method: str, path: str, payload: Any = None) -> Reply:
-    """One request to the account's server: ``path`` under its base (query included),
-    ``payload`` sent as JSON. A 2xx answer's JSON is ``data``; anything else is ``error``."""
+def _exchange(machine: Any, account: Account, method: str, path: str, payload: Any) -> Reply:
+    """The raw exchange: ``data`` is the answer's bytes (``None`` when no answer came)."""
     net = getattr(machine, "net", None)
     if net is None:
         return Reply(0, None, f"Cannot reach {account.host}: this machine is not on a network.")
@@ -114,6 +114,37 @@ def call(machine: Any, account: Account, method: str, path: str, payload: Any = 
         status, _headers, raw = net.request(method, account.base + path, headers, body)
     except NetFailure as exc:
         return Reply(0, None, f"Cannot reach {account.host} ({exc.code}: {exc.detail}).")
+    return Reply(status, raw, "")
+
+
+def _failure(method: str, path: str, status: int, data: Any) -> str:
+    message = (
+        data.get("error") if isinstance(data, dict) and isinstance(data.get("error"), str) else ""
+    )
+    phrase = f"{status} {reason_phrase(status)}".strip()
+    return f"{method} {path.partition('?')[0]}: {phrase}" + (f" — {message}" if message else "")
+
+
+def download(machine: Any, account: Account, path: str) -> Reply:
+    """``GET path`` for bytes (an attachment): a 2xx answer's body is ``data``; anything
+    else is ``error``, as :func:`call` words it."""
+    reply = _exchange(machine, account, "GET", path, None)
+    if reply.error or 200 <= reply.status < 300:
+        return reply
+    try:
+        data = json.loads(reply.data.decode("utf-8")) if reply.data else None
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    return Reply(reply.status, None, _failure("GET", path, reply.status, data))
+
+
+def call(machine: Any, account: Account, method: str, path: str, payload: Any = None) -> Reply:
+    """One request to the account's server: ``path`` under its base (query included),
+    ``payload`` sent as JSON. A 2xx answer's JSON is ``data``; anything else is ``error``."""
+    reply = _exchange(machine, account, method, path, payload)
+    if reply.error:
+        return reply
+    status, raw = reply.status, reply.data
     try:
         data = json.loads(raw.decode("utf-8")) if raw else None
     except (UnicodeDecodeError, ValueError):
@@ -126,15 +157,7 @@ def call(machine: Any, account: Account, method: str, path: str, payload: Any = 
                 f"{method} {path.partition('?')[0]}: the server answered something that is not JSON.",
             )
         return Reply(status, data, "")
-    message = (
-        data.get("error") if isinstance(data, dict) and isinstance(data.get("error"), str) else ""
-    )
-    phrase = f"{status} {reason_phrase(status)}".strip()
-    return Reply(
-        status,
-        data,
-        f"{method} {path.partition('?')[0]}: {phrase}" + (f" — {message}" if message else ""),
-    )
+    return Reply(status, data, _failure(method, path, status, data))
 
 
 def folder_query(name: str) -> str:

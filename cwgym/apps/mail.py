@@ -17,8 +17,9 @@ a message                     ``POST /api/messages/<id> {"unread": false}`` when
                               (Thunderbird marks what it shows as read), else
                               ``GET /api/messages/<id>``
 Get Messages, ``F5``          the folders, the folder's headers and the open message again
-Send                          ``POST /api/send {to, cc, subject, body}``, then a refresh
+Send                          ``POST /api/send {to, cc, subject, body, attachments?}``, then a refresh
 Delete                        ``DELETE /api/messages/<id>`` (to Trash; from Trash, for good)
+Save (an attachment)          ``GET /api/messages/<id>/attachments/<index>``
 ============================  ================================================
 
 A request that fails shows its status in a red banner (``GET /api/messages: 401
@@ -32,8 +33,25 @@ Cc and Subject fields and the message body (plain text, in the monospace font, w
 the window's width). Reply addresses the sender (one's own sent message: its
 recipients), prefixes ``Re:`` (once) and quotes the body under ``On <date>, <sender>
 wrote:``; Forward prefixes ``Fwd:`` and includes the message under a ``Forwarded
-message`` header. Cancel (``Escape``) discards the draft. The service keeps no
-attachments (a message is from, to, cc, subject and body), so the client offers none.
+message`` header. Cancel (``Escape``) discards the draft.
+
+**Attachments.** **Attach…** (``Primary+Shift+a``) opens the Attach File(s) dialog over
+the compose form: the entries of one folder (folders first, then files with their sizes,
+each by name; hidden names are not listed; at most :data:`CHOOSER_MAX`), **Up**, a path
+field (a name in the folder shown, ``~/...`` or an absolute path; at most 4096 characters)
+and **Attach** / **Cancel**. It starts on the folder of the last file attached (the home
+folder at first). A click on a folder opens it, on a file picks it; a double click on a
+file, or Attach, attaches it (a path naming a folder opens that folder). A missing or
+unreadable file, an eleventh file or one that brings the message past
+:data:`ATTACH_BYTES_MAX` bytes is said in the dialog and attaches nothing. Attached files
+are listed under the body, each with **Remove**; the window keeps their paths, not their
+bytes, and **Send** reads them then (one gone or unreadable by then is said in the banner
+and nothing is sent). Forward carries the message's attachments (the service passes on its
+own copies); Reply carries none. Attaching and removing are undo steps. A message read
+lists its attachments under its headers, each with **Save**: the file goes into
+``~/Downloads`` (:data:`DOWNLOADS`, made when missing) under its own name, or — when that
+name is taken — ``<name> (1).<ext>``, ``(2)``... (nothing is overwritten; there is no
+dialog); the banner names the file, and the file joins the desktop's recent documents.
 
 Caps: To and Cc :data:`ADDRESSES_MAX` characters, Subject :data:`SUBJECT_MAX` (the
 service's limit), the body :data:`BODY_MAX` (the service's limit); typing or pasting past
@@ -45,8 +63,13 @@ Control targets (``window:<id>:content:<target>``):
   act on the open message);
 * ``folder:<name>`` (the folder pane), ``message:<id>`` (a row of the message list: it
   opens the message), ``dismiss`` (closes the banner);
+* reading: ``save-attachment:<i>`` (Save, for the open message's ``i``-th attachment from 0);
 * compose: ``compose-to``, ``compose-cc``, ``compose-subject``, ``compose-body`` (text
-  fields), ``compose-send``, ``compose-cancel``.
+  fields), ``compose-send``, ``compose-attach``, ``compose-cancel``, ``attachment:<i>`` (a
+  row of the attachment pane: picks it), ``attachment-remove:<i>``;
+* the Attach dialog (modal: the compose targets are unknown while it is open):
+  ``attach-entry:<name>``, ``attach-up``, ``attach-path``, ``attach-confirm``,
+  ``attach-cancel``.
 
 Keys: ``F5`` or ``Primary+t`` get messages; ``Primary+n`` (or ``Primary+m``) write;
 ``Primary+r`` reply; ``Primary+l`` forward; ``Delete`` deletes the open message;
@@ -57,24 +80,44 @@ sends, ``Escape`` cancels, ``Primary+z`` undoes the last change; the fields take
 usual editing keys (``Primary+a/c/x/v`` in the one-line fields); the body takes
 characters, ``Enter``, ``Backspace``, ``Delete``, the arrows (up and down by screen
 rows), ``Home`` / ``End`` (the line), ``Primary+Home`` / ``Primary+End`` and
-``Primary+v`` (paste).
+``Primary+v`` (paste). ``Primary+Shift+a`` opens the Attach dialog; with files attached,
+``Tab`` also reaches the attachment pane, where the arrows, ``Home`` and ``End`` pick a
+file and ``Delete`` or ``Backspace`` removes it. In the Attach dialog: ``ArrowUp`` /
+``ArrowDown`` pick an entry (its name goes into the path field), ``Enter`` attaches (or
+opens a folder), ``Alt+ArrowUp`` goes up, ``Escape`` cancels; the path field takes the
+usual editing keys.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
+import posixpath
 from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
-from cwgym.apps._mail_client import Account, call, discover, folder_query
+from cwgym.apps._mail_client import Account, call, discover, download, folder_query
 from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
-from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
+from cwgym.machine.filesystem import DIR, FsError
+from cwgym.machine.recent import add_recent
+from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText, UiTextBold
 from cwgym.text import line_height, measure, wrap
 
-__all__ = ["ADDRESSES_MAX", "BODY_MAX", "LIST_MAX", "OPEN_BODY_MAX", "SUBJECT_MAX", "Mail"]
+__all__ = [
+    "ADDRESSES_MAX",
+    "ATTACH_BYTES_MAX",
+    "ATTACH_MAX",
+    "BODY_MAX",
+    "CHOOSER_MAX",
+    "DOWNLOADS",
+    "LIST_MAX",
+    "OPEN_BODY_MAX",
+    "SUBJECT_MAX",
+    "Mail",
+]
 
 #: The longest To or Cc field.
 ADDRESSES_MAX = 2000
@@ -91,6 +134,14 @@ OPEN_BODY_MAX = 20_000
 #: steps are dropped first), so a long body keeps the window's state small.
 UNDO_MAX = 100
 UNDO_CHARS = 200_000
+#: The most files a message carries (the service's limit).
+ATTACH_MAX = 10
+#: The most bytes a message's files hold together (the service's limit).
+ATTACH_BYTES_MAX = 512 * 1024
+#: The most entries the Attach dialog lists of one folder (the rest are said to be left out).
+CHOOSER_MAX = 500
+#: Where Save puts an attachment: this folder of the home folder (made when missing).
+DOWNLOADS = "Downloads"
 
 ERROR = (192, 28, 40, 255)
 TOOL_H = 48
@@ -111,7 +162,18 @@ TOOLBAR = (
     ("forward", "Forward"),
     ("delete", "Delete"),
 )
-COMPOSE_BAR = (("compose-send", "Send"), ("compose-cancel", "Cancel"))
+COMPOSE_BAR = (
+    ("compose-send", "Send"),
+    ("compose-attach", "Attach…"),
+    ("compose-cancel", "Cancel"),
+)
+#: The compose form's attachment pane: rows shown before it scrolls, a row's height.
+ATTACH_ROWS = 3
+ATTACH_ROW_H = 26
+ATTACH_HEAD_H = 24
+#: The Attach dialog's controls (besides its rows ``attach-entry:<name>``).
+CHOOSER_TARGETS = ("attach-path", "attach-up", "attach-confirm", "attach-cancel")
+CHOOSER_ROW_H = 26
 
 
 # -- geometry ------------------------------------------------------------------------------
@@ -151,10 +213,32 @@ def _compose_rects(width: int, height: int, state: dict) -> dict[str, Rect]:
     for i, name in enumerate(("compose-to", "compose-cc", "compose-subject")):
         out[name] = Rect(MARGIN + LABEL_W, top + i * (FIELD_H + 8), fw, FIELD_H)
     btop = top + 3 * (FIELD_H + 8) + 4
-    out["compose-body"] = Rect(
-        MARGIN, btop, max(40, width - 2 * MARGIN), max(tp.grid()[1] * 2, height - btop - MARGIN)
-    )
+    files = len(state["compose"]["attachments"]) if state["compose"] is not None else 0
+    pane_h = ATTACH_HEAD_H + min(files, ATTACH_ROWS) * ATTACH_ROW_H + 6 if files else 0
+    body_h = max(tp.grid()[1] * 2, height - btop - MARGIN - pane_h)
+    out["compose-body"] = Rect(MARGIN, btop, max(40, width - 2 * MARGIN), body_h)
+    if files:
+        out["attachments"] = Rect(
+            MARGIN, btop + body_h + 6, max(40, width - 2 * MARGIN), pane_h - 6
+        )
     return out
+
+
+def _chooser_rects(width: int, height: int) -> dict[str, Rect]:
+    """The Attach dialog: its box, the Up button, the folder's list, the path field and
+    the buttons, centred in the content."""
+    w = max(300, min(560, width - 40))
+    h = max(300, min(460, height - 40))
+    box = Rect((width - w) // 2, max(0, (height - h) // 2), w, h)
+    bw = [measure(label, "sans", 14) + 26 for label in ("Cancel", "Attach")]
+    return {
+        "box": box,
+        "attach-up": Rect(box.right - 16 - 64, box.y + 44, 64, 30),
+        "list": Rect(box.x + 16, box.y + 82, w - 32, max(CHOOSER_ROW_H * 2, h - 82 - 136)),
+        "attach-path": Rect(box.x + 16, box.bottom - 128, w - 32, FIELD_H),
+        "attach-cancel": Rect(box.right - 16 - bw[1] - 8 - bw[0], box.bottom - 46, bw[0], 32),
+        "attach-confirm": Rect(box.right - 16 - bw[1], box.bottom - 46, bw[1], 32),
+    }
 
 
 def _body_geom(rect: Rect) -> tuple[Rect, int, int]:
@@ -202,7 +286,92 @@ def _opened(m: dict) -> dict[str, Any]:
         "folder": str(m.get("folder", "")),
         "body": body[:OPEN_BODY_MAX],
         "truncated": len(body) > OPEN_BODY_MAX,
+        "attachments": _files(m.get("attachments")),
     }
+
+
+def _files(value: Any) -> list[dict[str, Any]]:
+    """The attachments an API message lists: ``[{index, name, type, size}]``."""
+    out = []
+    for a in value if isinstance(value, list) else []:
+        if (
+            isinstance(a, dict)
+            and isinstance(a.get("index"), int)
+            and isinstance(a.get("name"), str)
+        ):
+            size = a.get("size")
+            out.append(
+                {
+                    "index": a["index"],
+                    "name": a["name"],
+                    "type": str(a.get("type", "")),
+                    "size": size if isinstance(size, int) else 0,
+                }
+            )
+    return out[:ATTACH_MAX]
+
+
+def size_text(n: int) -> str:
+    """A file size as the client shows it: ``512 bytes``, ``12.5 KB``, ``1.2 MB``."""
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def _resolve(raw: str, home: str, folder: str) -> str:
+    """A typed path: ``~`` is the home folder, a relative path is under ``folder``."""
+    raw = raw.strip()
+    if raw == "~":
+        return home
+    if raw.startswith("~/"):
+        return posixpath.normpath(home + raw[1:])
+    if raw.startswith("/"):
+        return posixpath.normpath(raw)
+    return posixpath.normpath(f"{folder.rstrip('/')}/{raw}")
+
+
+def _listing(ctx: AppContext, folder: str) -> tuple[tuple[tuple[str, bool, int], ...], int, str]:
+    """``(entries, left out, error)`` of a folder as the Attach dialog lists it: ``(name,
+    is a folder, size)``, folders first, then files, each by name without case; hidden
+    names (``.x``) are not listed; at most :data:`CHOOSER_MAX`."""
+    ufs = ctx.files()
+    try:
+        names = ufs.listdir(folder, ctx.home)
+    except FsError as exc:
+        return (), 0, f"Cannot list {folder}: {exc.strerror_text}."
+    entries = []
+    for name in names:
+        if name.startswith("."):
+            continue
+        try:
+            inode = ufs.lookup(posixpath.join(folder, name), ctx.home)
+        except FsError:
+            continue  # a dangling link
+        entries.append((name, inode.kind == DIR, inode.size if inode.kind != DIR else 0))
+    entries.sort(key=lambda e: (not e[1], e[0].casefold(), e[0]))
+    return tuple(entries[:CHOOSER_MAX]), max(0, len(entries) - CHOOSER_MAX), ""
+
+
+def _safe_name(name: str) -> str:
+    """An attachment's name as a file name of the machine."""
+    clean = "".join("_" if ch in "/\\" or not ch.isprintable() else ch for ch in name).strip()
+    return clean if clean not in ("", ".", "..") else "attachment"
+
+
+def _free_path(ctx: AppContext, folder: str, name: str) -> str:
+    """``folder/name``, or ``folder/<stem> (N)<ext>`` with the first free ``N`` from 1."""
+    ufs = ctx.files()
+    stem, ext = posixpath.splitext(name)
+    candidate = posixpath.join(folder, name)
+    n = 1
+    while ufs.exists(candidate, ctx.home, follow=False):
+        if n > 999:
+            raise FsError("EEXIST", candidate)
+        candidate = posixpath.join(folder, f"{stem} ({n}){ext}")
+        n += 1
+    return candidate
 
 
 def _prefixed(subject: str, prefix: str, known: tuple[str, ...]) -> str:
@@ -232,6 +401,7 @@ class Mail(App):
             "selected": None,
             "open": None,
             "compose": None,
+            "chooser": None,
             "focus": "list",
             "status": "",
             "error": "",
@@ -348,10 +518,23 @@ class Mail(App):
             return False
         if target == "dismiss":
             return bool(state["error"] or state["status"])
+        if state["chooser"] is not None:
+            return target in CHOOSER_TARGETS or target.startswith("attach-entry:")
         if state["compose"] is not None:
-            return target in FIELDS or target in ("compose-send", "compose-cancel")
+            files = len(state["compose"]["attachments"])
+            return (
+                target in FIELDS
+                or target in ("compose-send", "compose-cancel", "compose-attach")
+                or _indexed(target, "attachment:", files)
+                or _indexed(target, "attachment-remove:", files)
+            )
         if target in ("get-messages", "write", "reply", "forward", "delete"):
             return True
+        if target.startswith("save-attachment:"):
+            opened = state["open"]
+            return opened is not None and _indexed(
+                target, "save-attachment:", len(opened["attachments"])
+            )
         if target.startswith("folder:"):
             return any(f["name"] == target[7:] for f in state["folders"])
         if target.startswith("message:"):
@@ -375,6 +558,8 @@ class Mail(App):
         if target == "dismiss":
             state["error"] = state["status"] = ""
             return None
+        if state["chooser"] is not None:
+            return self._chooser_control(ctx, state, target, point)
         if state["compose"] is not None:
             return self._compose_control(ctx, state, target, point)
         account = self._account(ctx, state)
@@ -396,6 +581,8 @@ class Mail(App):
                 self._start_compose(state, target)
         elif target == "delete":
             self._delete(ctx, state, account)
+        elif target.startswith("save-attachment:"):
+            self._save_attachment(ctx, state, account, int(target.partition(":")[2]))
         elif target.startswith("folder:"):
             state["error"] = ""
             previous = state["folder"]
@@ -412,6 +599,49 @@ class Mail(App):
             self._open(ctx, state, account, int(target[8:]))
             ctx.set_scroll_offset("message", None)
         return None
+
+    def double_click(
+        self,
+        ctx: AppContext,
+        state: dict,
+        target: str,
+        point: tuple[int, int] | None,
+        modifiers: tuple[str, ...] = (),
+    ) -> Any:
+        """A double click on a file of the Attach dialog attaches it; elsewhere a click."""
+        self.activate(ctx, state, target, point, modifiers)
+        chooser = state["chooser"]
+        if (
+            chooser is not None
+            and target.startswith("attach-entry:")
+            and chooser["selected"] == target[13:]
+        ):
+            self._attach(ctx, state)
+        return None
+
+    def _save_attachment(self, ctx: AppContext, state: dict, account: Account, i: int) -> None:
+        """Download attachment ``i`` of the open message into ``~/Downloads`` (a name that
+        is taken gets `` (1)``, `` (2)``... before its extension)."""
+        m = state["open"]
+        a = m["attachments"][i]
+        reply = download(ctx.machine, account, f"/api/messages/{m['id']}/attachments/{a['index']}")
+        if reply.error:
+            state["error"] = reply.error
+            return
+        name = _safe_name(a["name"])
+        folder = posixpath.join(ctx.home, DOWNLOADS)
+        ufs = ctx.files()
+        try:
+            if not ufs.exists(folder, ctx.home):
+                ufs.mkdir(folder, ctx.home)
+            path = _free_path(ctx, folder, name)
+            ufs.write(path, ctx.home, reply.data or b"")
+        except FsError as exc:
+            state["error"] = f"Could not save {name} in ~/{DOWNLOADS}: {exc.strerror_text}."
+            return
+        add_recent(ctx.machine, path, self.id)
+        state["error"] = ""
+        state["status"] = f"Saved {posixpath.basename(path)} in ~/{DOWNLOADS}."
 
     def _delete(self, ctx: AppContext, state: dict, account: Account) -> None:
         opened = state["open"]
@@ -445,7 +675,13 @@ class Mail(App):
             subject = _prefixed(m["subject"], "Re:", ("re:",))
             quoted = "\n".join(f"> {line}" if line else ">" for line in m["body"].split("\n"))
             body = f"\n\nOn {m['date']}, {m['from']} wrote:\n{quoted}"
-        elif kind == "forward" and m is not None:
+        files: list[dict] = []
+        if kind == "forward" and m is not None:
+            # Thunderbird forwards the attachments too: the service passes on its own copies
+            files = [
+                {"name": a["name"], "size": a["size"], "message": m["id"], "index": a["index"]}
+                for a in m["attachments"]
+            ]
             subject = _prefixed(m["subject"], "Fwd:", ("fwd:", "fw:"))
             head = f"From: {m['from']}\nDate: {m['date']}\nSubject: {m['subject']}\nTo: {m['to']}\n"
             if m["cc"]:
@@ -458,6 +694,9 @@ class Mail(App):
             "cc": tp.field(""),
             "subject": tp.field(subject[:SUBJECT_MAX]),
             "body": {"text": body[:BODY_MAX], "caret": 0, "goal": None},
+            "attachments": files,
+            "picked": 0,
+            "folder": None,
             "undo": [],
             "last": None,
         }
@@ -473,6 +712,17 @@ class Mail(App):
             return
         if target == "compose-send":
             self._send(ctx, state)
+            return
+        if target == "compose-attach":
+            self._open_chooser(ctx, state)
+            return
+        if target.startswith("attachment-remove:"):
+            self._remove_attachment(state, int(target.partition(":")[2]))
+            return
+        if target.startswith("attachment:"):
+            state["focus"] = "attachments"
+            c["picked"] = int(target.partition(":")[2])
+            c["last"] = None
             return
         state["focus"] = target
         c["last"] = None
@@ -493,6 +743,139 @@ class Mail(App):
         c["body"]["caret"] = sum(len(x) + 1 for x in w.lines[:line]) + col
         c["body"]["goal"] = None
 
+    # -- attachments -------------------------------------------------------------------
+    def _open_chooser(self, ctx: AppContext, state: dict) -> None:
+        """The Attach dialog, on the folder of the last file attached (else the home folder)."""
+        folder = state["compose"]["folder"] or ctx.home
+        state["chooser"] = {
+            "folder": folder,
+            "path": tp.field(""),
+            "selected": None,
+            "error": "",
+            "back": state["focus"],
+        }
+        state["focus"] = "attach-path"
+        ctx.set_scroll_offset("chooser", None)
+
+    def _close_chooser(self, state: dict) -> None:
+        back = state["chooser"]["back"]
+        state["chooser"] = None
+        state["focus"] = back if back in (*FIELDS, "attachments") else "compose-body"
+
+    def _chooser_go(self, ctx: AppContext, state: dict, folder: str) -> None:
+        ch = state["chooser"]
+        ch["folder"], ch["selected"], ch["path"], ch["error"] = folder, None, tp.field(""), ""
+        ctx.set_scroll_offset("chooser", None)
+
+    def _chooser_control(
+        self, ctx: AppContext, state: dict, target: str, point: tuple[int, int] | None
+    ) -> None:
+        ch = state["chooser"]
+        if target == "attach-cancel":
+            self._close_chooser(state)
+        elif target == "attach-confirm":
+            self._attach(ctx, state)
+        elif target == "attach-up":
+            self._chooser_go(ctx, state, posixpath.dirname(ch["folder"].rstrip("/")) or "/")
+        elif target == "attach-path":
+            state["focus"] = "attach-path"
+            if point is not None:
+                rect = _chooser_rects(ctx.width, ctx.height)["attach-path"]
+                ch["path"]["caret"] = tp.field_index(ch["path"], rect, point[0])
+                ch["path"]["anchor"] = None
+        else:
+            name = target[len("attach-entry:") :]
+            entries, _more, _problem = _listing(ctx, ch["folder"])
+            entry = next((e for e in entries if e[0] == name), None)
+            if entry is None:
+                raise UnknownTarget(target)
+            if entry[1]:
+                self._chooser_go(ctx, state, posixpath.join(ch["folder"], name))
+            else:
+                ch["selected"], ch["path"], ch["error"] = name, tp.field(name), ""
+            state["focus"] = "attach-path"
+
+    def _chooser_step(self, ctx: AppContext, state: dict, delta: int) -> None:
+        """Select the next (``delta`` 1) or previous (-1) entry of the Attach dialog."""
+        ch = state["chooser"]
+        entries, _more, _problem = _listing(ctx, ch["folder"])
+        if not entries:
+            return
+        names = [e[0] for e in entries]
+        at = (
+            names.index(ch["selected"])
+            if ch["selected"] in names
+            else (-1 if delta > 0 else len(names))
+        )
+        at = max(0, min(len(names) - 1, at + delta))
+        ch["selected"], ch["path"], ch["error"] = names[at], tp.field(names[at]), ""
+        lst = _chooser_rects(ctx.width, ctx.height)["list"]
+        off = ctx.scroll_offset("chooser") or 0
+        y = at * CHOOSER_ROW_H
+        if y < off:
+            ctx.set_scroll_offset("chooser", y or None)
+        elif y + CHOOSER_ROW_H > off + lst.height:
+            ctx.set_scroll_offset("chooser", y + CHOOSER_ROW_H - lst.height)
+
+    def _attach(self, ctx: AppContext, state: dict) -> None:
+        """Attach the file the dialog's path names (a folder is opened instead). A missing
+        or unreadable file, or one past the caps, is said in the dialog and changes nothing."""
+        ch, c = state["chooser"], state["compose"]
+        raw = ch["path"]["text"].strip()
+        if not raw:
+            ch["error"] = "Choose a file to attach."
+            return
+        path = _resolve(raw, ctx.home, ch["folder"])
+        ufs = ctx.files()
+        try:
+            if ufs.lookup(path, ctx.home).kind == DIR:
+                ufs.listdir(path, ctx.home)
+                self._chooser_go(ctx, state, path)
+                return
+            data = ufs.read(path, ctx.home)
+        except FsError as exc:
+            ch["error"] = f"Could not attach {raw}: {exc.strerror_text}."
+            return
+        name = posixpath.basename(path)
+        if len(c["attachments"]) >= ATTACH_MAX:
+            ch["error"] = f"A message carries at most {ATTACH_MAX} attachments."
+            return
+        total = sum(a["size"] for a in c["attachments"]) + len(data)
+        if total > ATTACH_BYTES_MAX:
+            ch["error"] = (
+                f"Could not attach {name} ({size_text(len(data))}): the attachments of a message "
+                f"hold at most {size_text(ATTACH_BYTES_MAX)} together."
+            )
+            return
+        self._remember(state, "attach")
+        c["attachments"] = [*c["attachments"], {"name": name, "size": len(data), "path": path}]
+        c["picked"] = len(c["attachments"]) - 1
+        c["folder"] = posixpath.dirname(path)
+        self._close_chooser(state)
+        self._reveal_file(ctx, state)
+
+    def _reveal_file(self, ctx: AppContext, state: dict) -> None:
+        """Scroll the attachment pane so the picked file shows."""
+        c = state["compose"]
+        rect = _compose_rects(ctx.width, ctx.height, state).get("attachments")
+        if rect is None:
+            return
+        view = rect.height - ATTACH_HEAD_H
+        y = c["picked"] * ATTACH_ROW_H
+        off = ctx.scroll_offset("attachments") or 0
+        if y < off:
+            ctx.set_scroll_offset("attachments", y or None)
+        elif y + ATTACH_ROW_H > off + view:
+            ctx.set_scroll_offset("attachments", y + ATTACH_ROW_H - view)
+
+    def _remove_attachment(self, state: dict, i: int) -> None:
+        c = state["compose"]
+        self._remember(state, "remove")
+        c["attachments"] = [a for k, a in enumerate(c["attachments"]) if k != i]
+        c["picked"] = max(0, min(c["picked"], len(c["attachments"]) - 1))
+        if not c["attachments"] and state["focus"] == "attachments":
+            state["focus"] = "compose-body"
+
     def _cancel(self, ctx: AppContext, state: dict) -> None:
         state["compose"] = None
         state["focus"] = "list"
@@ -509,7 +892,25 @@ class Mail(App):
             state["error"] = "Add at least one recipient in To."
             state["focus"] = "compose-to"
             return
-        payload = {"to": to, "cc": cc, "subject": c["subject"]["text"], "body": c["body"]["text"]}
+        payload: dict[str, Any] = {
+            "to": to,
+            "cc": cc,
+            "subject": c["subject"]["text"],
+            "body": c["body"]["text"],
+        }
+        files = []
+        for a in c["attachments"]:
+            if "path" not in a:  # forwarded: the service passes on its own copy
+                files.append({"message": a["message"], "index": a["index"]})
+                continue
+            try:
+                data = ctx.files().read(a["path"], ctx.home)
+            except FsError as exc:
+                state["error"] = f"Could not attach {a['name']}: {exc.strerror_text}."
+                return
+            files.append({"name": a["name"], "data": base64.b64encode(data).decode("ascii")})
+        if files:
+            payload["attachments"] = files
         reply = call(ctx.machine, account, "POST", "/api/send", payload)
         if reply.error:
             state["error"] = reply.error
@@ -534,6 +935,7 @@ class Mail(App):
             "subject": c["subject"]["text"],
             "body": c["body"]["text"],
             "caret": c["body"]["caret"],
+            "attachments": [dict(a) for a in c["attachments"]],
         }
 
     def _remember(self, state: dict, kind: str) -> None:
@@ -559,6 +961,10 @@ class Mail(App):
             "caret": min(snap["caret"], len(snap["body"])),
             "goal": None,
         }
+        c["attachments"] = snap["attachments"]
+        c["picked"] = max(0, min(c["picked"], len(c["attachments"]) - 1))
+        if not c["attachments"] and state["focus"] == "attachments":
+            state["focus"] = "compose-body"
         c["last"] = None
 
     def _field_insert(self, state: dict, text: str) -> None:
@@ -681,6 +1087,8 @@ class Mail(App):
     def key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
         if state["account"] is None:
             return False
+        if state["chooser"] is not None:
+            return self._chooser_key(ctx, state, chord)
         if state["compose"] is not None:
             return self._compose_key(ctx, state, chord)
         name = chord.name
@@ -728,9 +1136,34 @@ class Mail(App):
             return True
         return False
 
+    def _chooser_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
+        """The Attach dialog's keys: ``Enter`` attaches (or opens a folder), ``Escape``
+        cancels, ``ArrowUp`` / ``ArrowDown`` pick an entry, ``Alt+ArrowUp`` the parent
+        folder; the path field takes the rest."""
+        ch = state["chooser"]
+        name = chord.name
+        state["focus"] = "attach-path"
+        if name == "Enter":
+            self._attach(ctx, state)
+        elif name == "Escape":
+            self._close_chooser(state)
+        elif name == "Alt+ArrowUp":
+            self._chooser_control(ctx, state, "attach-up", None)
+        elif name in ("ArrowUp", "ArrowDown"):
+            self._chooser_step(ctx, state, -1 if name == "ArrowUp" else 1)
+        else:
+            before = ch["path"]["text"]
+            taken = tp.field_key(ctx, ch["path"], chord)
+            if ch["path"]["text"] != before:
+                ch["error"], ch["selected"] = "", None
+            return taken
+        return True
+
     def _compose_key(self, ctx: AppContext, state: dict, chord: Chord) -> bool:
         name = chord.name
-        focus = state["focus"] if state["focus"] in FIELDS else "compose-to"
+        c = state["compose"]
+        order = (*FIELDS, "attachments") if c["attachments"] else FIELDS
+        focus = state["focus"] if state["focus"] in order else "compose-to"
         state["focus"] = focus
         if ctx.pressed(chord, "Primary+Enter"):
             self._send(ctx, state)
@@ -741,11 +1174,16 @@ class Mail(App):
         if ctx.pressed(chord, "Primary+z"):
             self._undo(state)
             return True
-        if name in ("Tab", "Shift+Tab"):
-            i = FIELDS.index(focus)
-            state["focus"] = FIELDS[(i + (1 if name == "Tab" else -1)) % len(FIELDS)]
-            state["compose"]["last"] = None
+        if ctx.pressed(chord, "Primary+Shift+a"):
+            self._open_chooser(ctx, state)
             return True
+        if name in ("Tab", "Shift+Tab"):
+            i = order.index(focus)
+            state["focus"] = order[(i + (1 if name == "Tab" else -1)) % len(order)]
+            c["last"] = None
+            return True
+        if focus == "attachments":
+            return self._attachments_key(ctx, state, name)
         if focus == "compose-body":
             return self._body_key(ctx, state, chord)
         if name == "Enter":
@@ -770,8 +1208,34 @@ class Mail(App):
             state["compose"]["last"] = None
         return taken
 
+    def _attachments_key(self, ctx: AppContext, state: dict, name: str) -> bool:
+        """The attachment pane: arrows pick a file, ``Delete`` / ``Backspace`` remove it."""
+        c = state["compose"]
+        if name in ("ArrowUp", "ArrowDown", "Home", "End"):
+            last = len(c["attachments"]) - 1
+            c["picked"] = {
+                "ArrowUp": max(0, c["picked"] - 1),
+                "ArrowDown": min(last, c["picked"] + 1),
+                "Home": 0,
+                "End": last,
+            }[name]
+            self._reveal_file(ctx, state)
+            return True
+        if name in ("Delete", "Backspace"):
+            self._remove_attachment(state, c["picked"])
+            return True
+        return False
+
     def type(self, ctx: AppContext, state: dict, text: str) -> bool:
         if state["account"] is None or state["compose"] is None:
+            return False
+        if state["chooser"] is not None:
+            ch = state["chooser"]
+            tp.field_type(ch["path"], text)
+            ch["error"], ch["selected"] = "", None
+            state["focus"] = "attach-path"
+            return True
+        if state["focus"] == "attachments":
             return False
         focus = state["focus"] if state["focus"] in FIELDS else "compose-to"
         state["focus"] = focus
@@ -782,6 +1246,13 @@ class Mail(App):
         return True
 
     # -- painting ----------------------------------------------------------------------
+    def paint_key(self, ctx: AppContext, state: dict) -> Any:
+        """The Attach dialog's folder listing, while the dialog is open."""
+        chooser = state.get("chooser")
+        if chooser is None:
+            return None
+        return chooser["folder"], _listing(ctx, chooser["folder"])
+
     def paint(self, p: Painter, state: dict, key: Any) -> None:
         pal = p.palette
         if state["account"] is None:
@@ -818,6 +1289,8 @@ class Mail(App):
             p.button("dismiss", "Close", Rect(p.width - 72, TOOL_H + 3, 62, 26))
         if composing:
             self._paint_compose(p, state)
+            if state["chooser"] is not None and key is not None:
+                self._paint_chooser(p, state, key[1])
             return
         self._paint_folders(p, state)
         self._paint_list(p, state)
@@ -1028,6 +1501,8 @@ class Mail(App):
                 key=("mail-read-value", label),
             )
             y += 19
+        if m["attachments"]:
+            y = self._paint_read_files(p, m["attachments"], area, y)
         p.paint(
             Box(pal["border"]), Rect(area.x + 12, y + 4, area.width - 24, 1), key="mail-read-rule"
         )
@@ -1055,6 +1530,34 @@ class Mail(App):
                         size=14,
                         key=("mail-line", i),
                     )
+
+    def _paint_read_files(self, p: Painter, files: list[dict], area: Rect, y: int) -> int:
+        """The open message's attachments, one a line with its Save button; returns the y below."""
+        pal = p.palette
+        count = f"{len(files)} attachment{'s' if len(files) != 1 else ''}"
+        p.text(
+            count, area.x + 16, y + 4, size=13, bold=True, color=pal["muted"], key="mail-read-files"
+        )
+        y += 24
+        for i, a in enumerate(files):
+            label = f"{a['name']} ({size_text(a['size'])})"
+            p.text(
+                label,
+                area.x + 28,
+                y + 5,
+                size=13,
+                width=area.width - 140,
+                key=("mail-read-file", i),
+            )
+            _small_button(
+                p,
+                f"save-attachment:{i}",
+                "Save",
+                f"Save {a['name']}",
+                Rect(area.right - 96, y, 80, 26),
+            )
+            y += 30
+        return y
 
     def _paint_compose(self, p: Painter, state: dict) -> None:
         pal = p.palette
@@ -1122,6 +1625,8 @@ class Mail(App):
         p.scroll("body", pane, w.total * ch, top_row * ch)
         shown = sorted({w.locate(x)[0] for x in range(top_row, min(top_row + rows, w.total))})
         p.buffer("mail-body", w.lines, shown[0] if shown else 0, len(shown))
+        if "attachments" in rects:
+            self._paint_compose_files(p, state, rects["attachments"])
         if focused:
             line, col = _line_col(text, c["body"]["caret"])
             row, cell = w.row_of(line, col)
@@ -1140,11 +1645,206 @@ class Mail(App):
                 text_entry=True,
             )
 
+    def _paint_compose_files(self, p: Painter, state: dict, r: Rect) -> None:
+        """The compose form's attachment pane: a row a file with its Remove button."""
+        pal = p.palette
+        c = state["compose"]
+        files = c["attachments"]
+        focused = state["focus"] == "attachments"
+        total = sum(a["size"] for a in files)
+        head = f"{len(files)} attachment{'s' if len(files) != 1 else ''}, {size_text(total)}"
+        p.text(
+            head, r.x + 4, r.y + 3, size=13, bold=True, color=pal["muted"], key="mail-compose-files"
+        )
+        lst = Rect(r.x, r.y + ATTACH_HEAD_H, r.width, max(0, r.height - ATTACH_HEAD_H))
+        p.paint(
+            RoundedBox(
+                pal["field"], 6, pal["accent"] if focused else pal["border"], 2 if focused else 1
+            ),
+            lst,
+            key="mail-compose-files-bg",
+            semantic=Semantic("list", "Attachments"),
+        )
+        offset = p.scroll("attachments", lst, len(files) * ATTACH_ROW_H)
+        with p.clipped(lst):
+            for i, a in enumerate(files):
+                y = lst.y + i * ATTACH_ROW_H - offset
+                if y + ATTACH_ROW_H <= lst.y or y >= lst.bottom:
+                    continue
+                picked = focused and c["picked"] == i
+                label = f"{a['name']} ({size_text(a['size'])})"
+                p.paint(
+                    Box(pal["selection"] if picked else (0, 0, 0, 0)),
+                    Rect(lst.x + 2, y, lst.width - 4, ATTACH_ROW_H),
+                    key=("mail-file-row", i),
+                    target=f"attachment:{i}",
+                    semantic=Semantic("listitem", label, None, False, True),
+                    state=NodeState(selected=picked, focused=picked or None),
+                )
+                p.text(
+                    label, lst.x + 10, y + 5, size=13, width=lst.width - 110, key=("mail-file-name", i),
+                    target=f"attachment:{i}",
+                )  # fmt: skip
+                _small_button(
+                    p, f"attachment-remove:{i}", "Remove", f"Remove {a['name']}",
+                    Rect(lst.right - 84, y + 2, 76, ATTACH_ROW_H - 4),
+                )  # fmt: skip
+        if focused and files:
+            p.focus(f"attachment:{c['picked']}", role="listitem", label=files[c["picked"]]["name"])
+
+    def _paint_chooser(self, p: Painter, state: dict, listing: tuple) -> None:
+        """The Attach dialog over the compose form: the folder, its entries, the path field."""
+        pal = p.palette
+        ch = state["chooser"]
+        entries, more, problem = listing
+        rects = _chooser_rects(p.width, p.height)
+        box = rects["box"]
+        p.paint(Box((0, 0, 0, 70)), Rect(0, 0, p.width, p.height), key="mail-scrim")
+        p.paint(
+            RoundedBox(pal["window"], 12, pal["border"], 1),
+            box,
+            key="mail-chooser",
+            semantic=Semantic("dialog", "Attach File(s)"),
+        )
+        title = "Attach File(s)"
+        h = line_height("sans-bold", 15)
+        p.paint(
+            UiTextBold(title, 15, pal["text"]),
+            Rect(box.x + 16, box.y + 14, measure(title, "sans-bold", 15), h),
+            key="mail-chooser-title",
+        )
+        p.text(
+            ch["folder"], box.x + 16, box.y + 50, size=13, color=pal["muted"], width=box.width - 120,
+            key="mail-chooser-folder",
+        )  # fmt: skip
+        p.button("attach-up", "Up", rects["attach-up"], disabled=ch["folder"] == "/")
+        lst = rects["list"]
+        p.paint(
+            RoundedBox(pal["field"], 6, pal["border"], 1),
+            lst,
+            key="mail-chooser-list",
+            semantic=Semantic("list", ch["folder"]),
+        )
+        rows = len(entries) + (1 if more or problem or not entries else 0)
+        offset = p.scroll("chooser", lst, rows * CHOOSER_ROW_H)
+        with p.clipped(lst):
+            for i, (name, is_dir, size) in enumerate(entries):
+                y = lst.y + i * CHOOSER_ROW_H - offset
+                if y + CHOOSER_ROW_H <= lst.y or y >= lst.bottom:
+                    continue
+                picked = name == ch["selected"]
+                target = f"attach-entry:{name}"
+                p.paint(
+                    Box(pal["selection"] if picked else (0, 0, 0, 0)),
+                    Rect(lst.x + 2, y, lst.width - 4, CHOOSER_ROW_H),
+                    key=("mail-entry", name),
+                    target=target,
+                    semantic=Semantic(
+                        "listitem",
+                        name + ("/" if is_dir else ""),
+                        "folder" if is_dir else size_text(size),
+                        False,
+                        True,
+                    ),
+                    state=NodeState(selected=picked),
+                )
+                p.text(
+                    name + ("/" if is_dir else ""),
+                    lst.x + 10,
+                    y + 5,
+                    size=13,
+                    bold=is_dir,
+                    width=lst.width - 120,
+                    key=("mail-entry-name", name),
+                    target=target,
+                )
+                if not is_dir:
+                    text = size_text(size)
+                    p.text(
+                        text,
+                        lst.right - 12 - measure(text, "sans", 12),
+                        y + 6,
+                        size=12,
+                        color=pal["muted"],
+                        key=("mail-entry-size", name),
+                        target=target,
+                    )
+            note = problem or (
+                f"{more} more entries are not listed."
+                if more
+                else ""
+                if entries
+                else "This folder is empty."
+            )
+            if note:
+                y = lst.y + len(entries) * CHOOSER_ROW_H - offset
+                p.text(
+                    note,
+                    lst.x + 10,
+                    y + 5,
+                    size=13,
+                    color=ERROR if problem else pal["muted"],
+                    key="mail-chooser-note",
+                )
+        tp.paint_field(
+            p, "attach-path", ch["path"], rects["attach-path"], label="File name", focused=True,
+            placeholder="A file name, or a path like ~/Documents/report.pdf",
+        )  # fmt: skip
+        if ch["error"]:  # two lines at most, the second ellipsized
+            lines = _wrapped(ch["error"], box.width - 32)
+            where = Rect(box.x + 16, rects["attach-path"].bottom + 4, box.width - 32, 38)
+            p.paint(
+                Box((0, 0, 0, 0)),
+                where,
+                key="mail-chooser-alert",
+                semantic=Semantic("alert", ch["error"]),
+            )
+            for i, line in enumerate(lines[:2]):
+                p.text(
+                    line if i == 0 or len(lines) <= 2 else " ".join(lines[1:]),
+                    box.x + 16,
+                    rects["attach-path"].bottom + 6 + i * 18,
+                    size=13,
+                    color=ERROR,
+                    width=box.width - 32,
+                    key=("mail-chooser-error", i),
+                )
+        p.button("attach-cancel", "Cancel", rects["attach-cancel"])
+        p.button("attach-confirm", "Attach", rects["attach-confirm"], suggested=True)
+
     def is_drag_surface(self, target: str, button: int) -> bool:
         return False
 
     def cursor(self, target: str) -> str | None:
         return "text" if target in FIELDS else None
+
+
+def _indexed(target: str, prefix: str, count: int) -> bool:
+    """Whether ``target`` is ``<prefix><i>`` with ``0 <= i < count``."""
+    if not target.startswith(prefix):
+        return False
+    raw = target[len(prefix) :]
+    return raw.isdigit() and len(raw) < 4 and int(raw) < count
+
+
+def _small_button(p: Painter, target: str, text: str, label: str, rect: Rect) -> None:
+    """A small push button showing ``text`` whose accessible name is ``label`` (``Save
+    report.pdf``), so that buttons of one kind on a screen tell apart."""
+    pal = p.palette
+    p.paint(
+        RoundedBox(pal["button"], 6, pal["border"], 1),
+        rect,
+        key=("mail-small", target),
+        target=target,
+        semantic=Semantic("button", label, None, False, True),
+    )
+    w, h = measure(text, "sans", 13), line_height("sans", 13)
+    p.paint(
+        UiText(text, 13, pal["text"]),
+        Rect(rect.x + (rect.width - w) // 2, rect.y + (rect.height - h) // 2, w, h),
+        key=("mail-small-label", target),
+        target=target,
+    )
 
 
 def _trim(steps: list[dict]) -> list[dict]:

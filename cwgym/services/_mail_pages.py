@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from cwgym.protocol.page import (
     Button,
+    Checkbox,
     Element,
     Form,
     Heading,
@@ -99,6 +100,20 @@ def subject_of(message: dict) -> str:
     return message["subject"] or "(no subject)"
 
 
+def size_text(n: int) -> str:
+    """A file size as a mail client shows it: ``512 bytes``, ``12.5 KB``, ``1.2 MB``."""
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def attachment_label(f: dict) -> str:
+    """``report.pdf (12.5 KB, application/pdf)``."""
+    return f"{f['name']} ({size_text(f['size'])}, {f['type']})"
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "folder"
 
@@ -185,6 +200,11 @@ def message_page(service: Any, ctx: Any, user: str, m: dict) -> Page:
     body += [Text(f"Date: {timestamp(m['at_us'])}", id="message-date"),
              Text(f"Folder: {m['folder']}", id="message-folder"),
              Text(m["body"], id="message-body")]
+    files = m.get("attachments", ())
+    if files:
+        body += [Text(f"{len(files)} attachment{'s' if len(files) != 1 else ''}", emphasis=True, id="attachments-title"),
+                 ListBlock(tuple(Link(attachment_label(f), f"/message/{n}/attachments/{i}", id=f"attachment-{i}")
+                                 for i, f in enumerate(files)), id="attachments")]
     if m["folder"] == "Drafts":
         body.append(Link("Edit draft", f"/compose?draft={n}", id="edit-draft"))
     else:
@@ -204,7 +224,10 @@ def message_page(service: Any, ctx: Any, user: str, m: dict) -> Page:
     return service.page(ctx, subject_of(m), body)
 
 
-def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draft: int | None) -> Page:
+def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draft: int | None,
+                 forward: int | None = None, files: Any = ()) -> Page:
+    """The compose form; ``files`` (the attachments of the draft being edited or the message
+    being forwarded) are checkboxes ``keep-N``, checked: an unchecked one is left out."""
     domain = ctx.state["domain"]
     controls: list[Element] = [
         Input("to", label="To", value=fields["to"], placeholder=f"bob@{domain}, carol@{domain}", id="compose-to"),
@@ -212,8 +235,14 @@ def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draf
         Input("subject", label="Subject", value=fields["subject"], id="compose-subject"),
         TextArea("body", label="Message", value=fields["body"], rows=12, id="compose-body"),
     ]
+    if files:
+        controls.append(Text("Attachments", emphasis=True, id="compose-attachments"))
+        controls += [Checkbox(f"keep-{i}", label=attachment_label(f), checked=True, id=f"compose-keep-{i}")
+                     for i, f in enumerate(files)]
     if draft is not None:
         controls.append(Input("draft", type="hidden", value=str(draft), id="compose-draft"))
+    elif forward is not None and files:
+        controls.append(Input("forward", type="hidden", value=str(forward), id="compose-forward"))
     controls += [Button("Send", name="action", value="send", id="compose-send"),
                  Button("Save draft", name="action", value="save", id="compose-save")]
     return service.page(ctx, "Compose", [*navigation(ctx.state, user), Heading("New message", id="compose-title"),

@@ -14,21 +14,23 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
 ==========================================  ===============================================
 ``GET /``                                   the Inbox (signed out: a welcome page)
 ``GET /folder/{name}``                      a folder: sender or recipients, subject, date; unread ● and bold
-``GET /message/{id}``                       one message (marks it read), with Reply, Reply all, Forward
+``GET /message/{id}``                       one message (marks it read), with Reply, Reply all, Forward and its attachments
+``GET /message/{id}/attachments/{index}``   an attachment's bytes (``Content-Type`` its type; a download)
 ``POST /message/{id}/unread``               mark unread
 ``POST /message/{id}/move``                 ``folder``: move to another folder (not into Drafts)
 ``POST /message/{id}/delete``               to Trash; from Trash, deleted forever
 ``GET /compose``                            the form; ``?to=``, ``?reply=ID``, ``?reply_all=ID``, ``?forward=ID``, ``?draft=ID`` prefill it
-``POST /send``                              ``to, cc?, subject, body, draft?, action=send|save`` (comma-separated addresses)
+``POST /send``                              ``to, cc?, subject, body, draft?, forward?, keep-N?, action=send|save`` (comma-separated addresses)
 ``GET /folders``, ``POST /folders``         list folders; create one (``name``)
 ``POST /folders/{name}/delete``             delete a folder of one's own (its messages go to Trash)
 ``GET /search?q=``                          messages of one's own whose sender, recipients, subject or body hold every word
 ``GET /api/folders``                        ``[{name, total, unread}]``
 ``GET /api/messages?folder=Inbox``          ``{folder, messages}``, newest first (without bodies)
 ``GET /api/messages/{id}``                  the message (does not mark it read)
+``GET /api/messages/{id}/attachments/{i}``  an attachment's bytes, as the page's download
 ``POST /api/messages/{id}``                 ``{unread?, folder?}``: change a message
 ``DELETE /api/messages/{id}``               delete as the HTML form does
-``POST /api/send``                          ``{to, subject, body, cc?}`` (addresses as a list or a comma-separated text): ``201 {id, delivered, bounced}``
+``POST /api/send``                          ``{to, subject, body, cc?, attachments?}`` (addresses as a list or a comma-separated text): ``201 {id, delivered, bounced}``
 ``GET /api/search?q=``                      ``{query, messages}``
 ==========================================  ===============================================
 
@@ -44,13 +46,31 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
 message in a folder that is not a system folder creates that folder. The state a service
 keeps has the same shape, with every message complete (``id``, ``folder``, ``from``, ``to``,
 ``cc``, ``subject``, ``body``, ``at_us``, ``unread``) and the counter ``next_message``.
+
+**Attachments.** A message may carry files: ``"attachments": [{"name", "type"?, "data"}]``
+in ``initial_state`` and ``POST /api/send`` (``data`` base64; or ``text``, UTF-8 text; the
+type defaults from the name's extension), or ``{"message": id, "index": i}`` in
+``/api/send`` to pass on an attachment of a message of one's own. The state keeps each
+content once, in ``blobs`` (``{sha256 hex: base64}``, present while some message refers to
+one), and a message lists ``attachments: [{name, type, size, sha256}]`` (the key is absent
+on a message without any); a content no message refers to any more is dropped. Caps:
+:data:`ATTACHMENTS_MAX` files and :data:`ATTACHMENT_BYTES_MAX` bytes a message (a ``400``
+naming the field), :data:`STORE_BYTES_MAX` bytes in the whole service (``507``). The web
+forms have no file upload (the page model has no file input): the compose form keeps the
+attachments of the message it forwards, or of the draft it edits, as checkboxes
+``keep-N``; new files are attached through the JSON API.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import re
 from typing import Any, ClassVar
+from urllib.parse import quote
 
+from cwgym.net.http import Headers, Response
 from cwgym.net.services import SERVICE_KINDS
 from cwgym.services import _mail_pages as pages
 from cwgym.services._mail_pages import (
@@ -82,7 +102,29 @@ ADDRESS = re.compile(r"^[^@\s,;<>\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*)(?:\.[A-Za-z0-
 FOLDER_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,62}[A-Za-z0-9._-])?$")
 MESSAGE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "id": int, "from": str, "to": (str, list), "cc": (str, list), "subject": str, "body": str,
-    "folder": str, "unread": bool, "at_us": int}
+    "folder": str, "unread": bool, "at_us": int, "attachments": list}
+#: The most files one message carries.
+ATTACHMENTS_MAX = 10
+#: The most bytes a message's files hold together, so that a send carrying them fits in one
+#: request body (:data:`~cwgym.services.framework.MAX_BODY`) once base64-encoded.
+ATTACHMENT_BYTES_MAX = 512 * 1024
+#: The most bytes of attachments the service keeps (each distinct content counted once).
+STORE_BYTES_MAX = 32 * 1024 * 1024
+#: The longest attachment name.
+ATTACHMENT_NAME_MAX = 255
+MEDIA_TYPE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}$")
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+#: The type an attachment gets from its name's extension when none is given.
+TYPES = {
+    "txt": "text/plain", "md": "text/markdown", "csv": "text/csv", "log": "text/plain", "html": "text/html",
+    "htm": "text/html", "ics": "text/calendar", "vcf": "text/vcard", "json": "application/json",
+    "xml": "application/xml", "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+    "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml",
+    "wav": "audio/wav", "mp3": "audio/mpeg", "db": "application/vnd.sqlite3", "sqlite": "application/vnd.sqlite3",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "odt": "application/vnd.oasis.opendocument.text", "ods": "application/vnd.oasis.opendocument.spreadsheet",
+}
 #: Account names the mail system keeps for itself (bounces come from mailer-daemon).
 RESERVED = ("mailer-daemon", "postmaster")
 BOUNCE_SUBJECT = "Undelivered Mail Returned to Sender"
@@ -98,11 +140,155 @@ def _resolve_folder(state: dict, user: str, name: str) -> str | None:
     return next((f for f in folders_of(state, user) if f.lower() == low), None)
 
 
+# -- attachments ---------------------------------------------------------------------------
+
+def type_of(name: str) -> str:
+    """The media type an attachment named ``name`` gets when none is given."""
+    ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return TYPES.get(ext, "application/octet-stream")
+
+
+def _decoded_size(data: str) -> int:
+    return len(data) // 4 * 3 - data[-2:].count("=")
+
+
+def store_bytes(blobs: dict[str, str]) -> int:
+    """The bytes a ``blobs`` table holds (decoded)."""
+    return sum(_decoded_size(data) for data in blobs.values())
+
+
+def _check_blobs(value: Any, at: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{at}: an object of sha256 -> base64 content, got {type(value).__name__}")
+    out = {}
+    for key in sorted(value):
+        data = value[key]
+        if not isinstance(key, str) or not SHA256.match(key):
+            raise ValueError(f"{at}.{key}: a key is the sha256 of the content, 64 lower-case hex digits")
+        raw = _base64(data, f"{at}.{key}")
+        if hashlib.sha256(raw).hexdigest() != key:
+            raise ValueError(f"{at}.{key}: the content's sha256 is {hashlib.sha256(raw).hexdigest()}")
+        out[key] = data
+    return out
+
+
+def _base64(value: Any, at: str) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError(f"{at}: base64 text, got {type(value).__name__}")
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(f"{at}: not base64 (A-Z, a-z, 0-9, '+', '/', padded with '=')") from None
+
+
+def _attachment_name(value: Any, at: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{at}: a file name is a non-empty text, got {value!r}")
+    if len(value) > ATTACHMENT_NAME_MAX:
+        raise ValueError(f"{at}: a file name is at most {ATTACHMENT_NAME_MAX} characters")
+    if value in (".", "..") or "/" in value or "\\" in value or any(not ch.isprintable() for ch in value):
+        raise ValueError(f"{at}: {value!r} is not a file name (no '/', '\\' or control characters)")
+    return value
+
+
+def _media_type(value: Any, name: str, at: str) -> str:
+    if value is None:
+        return type_of(name)
+    if not isinstance(value, str) or not MEDIA_TYPE.match(value.strip().lower()):
+        raise ValueError(f"{at}: a media type like application/pdf, got {value!r}")
+    return value.strip().lower()
+
+
+def _attachments(value: Any, at: str, blobs: dict[str, str], *, mine: list[dict] | None = None,
+                 built: bool = False) -> list[dict]:
+    """The records ``[{name, type, size, sha256}]`` of an ``attachments`` list; new contents
+    are added to ``blobs`` (a table the caller owns). An item is ``{name, type?, data}``
+    (base64), ``{name, type?, text}``, ``{message, index}`` (an attachment of a message in
+    ``mine``, when given) or, with ``built``, a record already in ``blobs``.
+
+    Raises:
+        ValueError: naming the item and field.
+    """
+    if not isinstance(value, list):
+        raise ValueError(f"{at}: a list of attachments, got {type(value).__name__}")
+    if len(value) > ATTACHMENTS_MAX:
+        raise ValueError(f"{at}: at most {ATTACHMENTS_MAX} attachments a message, got {len(value)}")
+    records = []
+    for i, item in enumerate(value):
+        here = f"{at}[{i}]"
+        if not isinstance(item, dict):
+            raise ValueError(f"{here}: an object {{name, type?, data}}, got {type(item).__name__}")
+        if "message" in item and mine is not None:
+            records.append(_referenced(item, here, mine))
+            continue
+        if built and "sha256" in item:
+            check_fields(item, here, {"name": str, "type": str, "size": int, "sha256": str}, ("name", "type", "size", "sha256"))
+            if item["sha256"] not in blobs:
+                raise ValueError(f"{here}.sha256: no content {item['sha256']!r} in blobs")
+            if item["size"] != _decoded_size(blobs[item["sha256"]]):
+                raise ValueError(f"{here}.size: the content has {_decoded_size(blobs[item['sha256']])} bytes")
+            name = _attachment_name(item["name"], f"{here}.name")
+            records.append({"name": name, "type": _media_type(item["type"], name, f"{here}.type"),
+                            "size": item["size"], "sha256": item["sha256"]})
+            continue
+        known = {"name": str, "type": str, "data": str, "text": str, **({"message": int, "index": int} if mine is not None else {})}
+        check_fields(item, here, known, ("name",))
+        if ("data" in item) == ("text" in item):
+            raise ValueError(f"{here}: give the content as data (base64) or text, one of them")
+        name = _attachment_name(item["name"], f"{here}.name")
+        raw = _base64(item["data"], f"{here}.data") if "data" in item else item["text"].encode("utf-8")
+        digest = hashlib.sha256(raw).hexdigest()
+        blobs.setdefault(digest, base64.b64encode(raw).decode("ascii"))
+        records.append({"name": name, "type": _media_type(item.get("type"), name, f"{here}.type"),
+                        "size": len(raw), "sha256": digest})
+    total = sum(r["size"] for r in records)
+    if total > ATTACHMENT_BYTES_MAX:
+        raise ValueError(f"{at}: {total} bytes together, more than the {ATTACHMENT_BYTES_MAX} a message may carry")
+    return records
+
+
+def _referenced(item: dict, at: str, mine: list[dict]) -> dict:
+    check_fields(item, at, {"message": int, "index": int}, ("message", "index"))
+    m = next((m for m in mine if m["id"] == item["message"]), None)
+    if m is None:
+        raise ValueError(f"{at}.message: no message {item['message']} in your mailbox")
+    files = m.get("attachments", [])
+    if not 0 <= item["index"] < len(files):
+        raise ValueError(f"{at}.index: message {m['id']} has {len(files)} attachment(s), numbered from 0")
+    return dict(files[item["index"]])
+
+
+def _collect(state: dict) -> dict:
+    """``state`` without the contents no message refers to any more."""
+    blobs = state.get("blobs", {})
+    used = {a["sha256"] for box in state["mailboxes"].values() for m in box for a in m.get("attachments", ())} if blobs else set()
+    kept = {k: v for k, v in sorted(blobs.items()) if k in used}
+    if kept:
+        return state if len(kept) == len(blobs) else {**state, "blobs": kept}
+    return {k: v for k, v in state.items() if k != "blobs"} if "blobs" in state else state
+
+
+def _disposition(name: str) -> str:
+    """``Content-Disposition`` of a download named ``name`` (RFC 6266: an ASCII fallback
+    and the UTF-8 name)."""
+    fallback = "".join(ch if " " <= ch < "\x7f" and ch not in '"\\' else "_" for ch in name)
+    if fallback == name:
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def _with_files(message: dict, records: list[dict]) -> dict:
+    """``message`` carrying ``records`` (no ``attachments`` key when there are none)."""
+    out = {k: v for k, v in message.items() if k != "attachments"}
+    return {**out, "attachments": records} if records else out
+
+
+
 class Mail(WebService):
     name = "mail"
     title = "Mail"
     fields: ClassVar[dict[str, type | tuple[type, ...]]] = {"domain": str, "folders": dict, "mailboxes": dict,
-                                                            "next_message": int}
+                                                            "next_message": int, "blobs": dict}
 
     # -- state -------------------------------------------------------------------------
     def validate(self, state: dict, where: str, users: dict[str, dict], definition: Any = None) -> dict:
@@ -123,6 +309,7 @@ class Mail(WebService):
             for i, name in enumerate(names):
                 made = [*made, self._folder_name(name, [*SYSTEM_FOLDERS, *made], f"{at}[{i}]")]
             folders[user] = made
+        blobs = _check_blobs(state.get("blobs", {}), f"{where}.blobs")
         seeds: list[tuple[str, str, dict]] = []
         taken: dict[int, str] = {}
         for user, messages in state.get("mailboxes", {}).items():
@@ -133,7 +320,7 @@ class Mail(WebService):
                 raise ValueError(f"{at}: a list of messages, got {type(messages).__name__}")
             for i, message in enumerate(messages):
                 here = f"{at}[{i}]"
-                message = self._message(message, here)
+                message = self._message(message, here, blobs)
                 if "id" in message:
                     if message["id"] < 1:
                         raise ValueError(f"{here}.id: a message id is 1 or more")
@@ -156,7 +343,12 @@ class Mail(WebService):
                 message = {**message, "id": counter}
                 counter += 1
             mailboxes[user] = [*mailboxes[user], message]
-        return {"domain": domain, "folders": folders, "mailboxes": mailboxes, "next_message": counter}
+        built = _collect({"domain": domain, "folders": folders, "mailboxes": mailboxes, "next_message": counter,
+                          "blobs": blobs})
+        if store_bytes(built.get("blobs", {})) > STORE_BYTES_MAX:
+            raise ValueError(f"{where}.mailboxes: the attachments hold {store_bytes(built['blobs'])} bytes, "
+                             f"more than the {STORE_BYTES_MAX} the service keeps")
+        return built
 
     @staticmethod
     def _folder_name(name: Any, existing: list[str], at: str) -> str:
@@ -167,7 +359,7 @@ class Mail(WebService):
         return name
 
     @staticmethod
-    def _message(message: Any, at: str) -> dict:
+    def _message(message: Any, at: str, blobs: dict[str, str]) -> dict:
         check_fields(message, at, MESSAGE_FIELDS, ("from", "to", "subject", "body"))
         if not ADDRESS.match(message["from"]):
             raise ValueError(f"{at}.from: {message['from']!r} is not an email address")
@@ -186,7 +378,7 @@ class Mail(WebService):
         out["at_us"] = message.get("at_us", 0)
         if "id" in message:
             out["id"] = message["id"]
-        return out
+        return _with_files(out, _attachments(message.get("attachments", []), f"{at}.attachments", blobs, built=True))
 
     # -- mailbox changes ---------------------------------------------------------------
     @staticmethod
@@ -196,9 +388,13 @@ class Mail(WebService):
 
     @staticmethod
     def _replace(state: dict, user: str, n: int, message: dict | None) -> dict:
-        """``state`` with message ``n`` of ``user`` replaced by ``message`` (removed when None)."""
-        box = [message if m["id"] == n else m for m in mailbox(state, user)]
-        return assoc_in(state, ["mailboxes", user], [m for m in box if m is not None])
+        """``state`` with message ``n`` of ``user`` replaced by ``message`` (removed when None);
+        attachment contents no message refers to any more are dropped."""
+        box = mailbox(state, user)
+        files = any(m.get("attachments") for m in box if m["id"] == n)
+        box = [message if m["id"] == n else m for m in box]
+        state = assoc_in(state, ["mailboxes", user], [m for m in box if m is not None])
+        return _collect(state) if files else state
 
     @staticmethod
     def _find(state: dict, user: str, raw: str) -> dict:
@@ -211,11 +407,13 @@ class Mail(WebService):
         return found
 
     def _deliver(self, state: dict, sender: str, to: list[str], cc: list[str], subject: str, body: str,
-                 now_us: int) -> tuple[dict, int, list[str], list[dict]]:
+                 now_us: int, files: list[dict] | None = None) -> tuple[dict, int, list[str], list[dict]]:
         """Send: a copy in the sender's Sent, one in each local recipient's Inbox and a
-        bounce for the rest. ``(state, id of the Sent copy, delivered, bounced)``."""
+        bounce for the rest, each carrying ``files`` (attachment records whose contents
+        are in ``state['blobs']``). ``(state, id of the Sent copy, delivered, bounced)``."""
         me = address_of(state, sender)
-        base = {"from": me, "to": to, "cc": cc, "subject": subject, "body": body, "at_us": now_us}
+        base = _with_files({"from": me, "to": to, "cc": cc, "subject": subject, "body": body, "at_us": now_us},
+                           files or [])
         state, sent = self._add(state, sender, {**base, "folder": "Sent", "unread": False})
         delivered: list[str] = []
         bounced: list[dict] = []
@@ -240,7 +438,8 @@ class Mail(WebService):
             text = (f"This is the mail system at {state['domain']}.\n\nI'm sorry to have to inform you that your message "
                     f"could not be delivered to one or more recipients.\n\n{lines}\n\n"
                     f"--- The message ---\nDate: {timestamp(now_us)}\nTo: {', '.join(to)}\n"
-                    + (f"Cc: {', '.join(cc)}\n" if cc else "") + f"Subject: {subject}\n\n{body}")
+                    + (f"Cc: {', '.join(cc)}\n" if cc else "") + f"Subject: {subject}\n"
+                    + (f"Attachments: {', '.join(f['name'] for f in files)}\n" if files else "") + f"\n{body}")
             state, _ = self._add(state, sender, {"from": daemon_address(state), "to": [me], "cc": [], "subject": BOUNCE_SUBJECT,
                                                  "body": text, "at_us": now_us, "folder": "Inbox", "unread": True})
         return state, sent, delivered, bounced
@@ -299,7 +498,8 @@ class Mail(WebService):
         found = []
         for m in mailbox(state, user):
             people = [full_name(state, a) for a in [m["from"], *m["to"], *m["cc"]]]
-            text = "\n".join([*people, m["subject"], m["body"]]).casefold()
+            names = [f["name"] for f in m.get("attachments", ())]
+            text = "\n".join([*people, m["subject"], m["body"], *names]).casefold()
             if all(w in text for w in words):
                 found.append(m)
         return newest_first(found)
@@ -310,13 +510,14 @@ class Mail(WebService):
         user = ctx.require_user()
         state, q = ctx.state, ctx.query
         fields = {"to": q.get("to", ""), "cc": q.get("cc", ""), "subject": q.get("subject", ""), "body": q.get("body", "")}
-        draft = None
+        draft = forward = None
+        files: list[dict] = []
         me = address_of(state, user).lower()
         if "draft" in q:
             m = self._find(state, user, q["draft"])
             if m["folder"] != "Drafts":
                 raise HttpError(409, f"message {m['id']} is not a draft")
-            draft = m["id"]
+            draft, files = m["id"], m.get("attachments", [])
             fields = {"to": ", ".join(m["to"]), "cc": ", ".join(m["cc"]), "subject": m["subject"], "body": m["body"]}
         elif "reply" in q or "reply_all" in q:
             m = self._find(state, user, q.get("reply", q.get("reply_all", "")))
@@ -335,12 +536,13 @@ class Mail(WebService):
                       "body": f"\n\nOn {timestamp(m['at_us'])}, {full_name(state, m['from'])} wrote:\n{quoted}"}
         elif "forward" in q:
             m = self._find(state, user, q["forward"])
+            forward, files = m["id"], m.get("attachments", [])
             header = (f"From: {full_name(state, m['from'])}\nDate: {timestamp(m['at_us'])}\nSubject: {subject_of(m)}\n"
                       f"To: {', '.join(m['to'])}\n" + (f"Cc: {', '.join(m['cc'])}\n" if m["cc"] else ""))
             fields = {"to": "", "cc": "",
                       "subject": m["subject"] if re.match(r"(?i)(fwd?|fw):", m["subject"]) else f"Fwd: {m['subject']}",
                       "body": f"\n\n---------- Forwarded message ----------\n{header}\n{m['body']}"}
-        return pages.compose_page(self, ctx, user, fields, draft)
+        return pages.compose_page(self, ctx, user, fields, draft, forward, files)
 
     @route("POST", "/send")
     def send(self, ctx: Ctx) -> Any:
@@ -354,9 +556,15 @@ class Mail(WebService):
             draft = self._find(ctx.state, user, ctx.field("draft"))
             if draft["folder"] != "Drafts":
                 raise HttpError(409, f"message {draft['id']} is not a draft")
+        source = draft
+        if source is None and ctx.field("forward", required=False):
+            source = self._find(ctx.state, user, ctx.field("forward"))
+        # the form's checkboxes keep-N: which attachments of the draft or the forwarded message stay
+        files = [dict(f) for i, f in enumerate((source or {}).get("attachments", [])) if f"keep-{i}" in ctx.form]
         if action == "save":
-            saved = {"from": address_of(ctx.state, user), "to": _split(text["to"]), "cc": _split(text["cc"]),
-                     "subject": text["subject"], "body": text["body"], "at_us": ctx.now_us, "folder": "Drafts", "unread": False}
+            saved = _with_files({"from": address_of(ctx.state, user), "to": _split(text["to"]), "cc": _split(text["cc"]),
+                                 "subject": text["subject"], "body": text["body"], "at_us": ctx.now_us, "folder": "Drafts",
+                                 "unread": False}, files)
             if draft is None:
                 ctx.state, _ = self._add(ctx.state, user, saved)
             else:
@@ -365,7 +573,7 @@ class Mail(WebService):
         to, cc = self._addresses(ctx.state, text["to"], "to"), self._addresses(ctx.state, text["cc"], "cc")
         if not to and not cc:
             raise HttpError(400, "add at least one recipient in 'to'")
-        ctx.state, _, _, _ = self._deliver(ctx.state, user, to, cc, text["subject"], text["body"], ctx.now_us)
+        ctx.state, _, _, _ = self._deliver(ctx.state, user, to, cc, text["subject"], text["body"], ctx.now_us, files)
         if draft is not None:
             ctx.state = self._replace(ctx.state, user, draft["id"], None)
         return Redirect("/folder/Inbox?notice=sent")
@@ -438,8 +646,10 @@ class Mail(WebService):
     # -- JSON API ----------------------------------------------------------------------
     @staticmethod
     def _summary(m: dict, body: bool = False) -> dict:
-        out = {k: v for k, v in m.items() if body or k != "body"}
-        return {**out, "date": timestamp(m["at_us"])}
+        out = {k: v for k, v in m.items() if (body or k != "body") and k != "attachments"}
+        files = [{"index": i, "name": f["name"], "type": f["type"], "size": f["size"]}
+                 for i, f in enumerate(m.get("attachments", ()))]
+        return {**out, "date": timestamp(m["at_us"]), "attachments": files}
 
     @route("GET", "/api/folders")
     def api_folders(self, ctx: Ctx) -> Any:
@@ -495,10 +705,10 @@ class Mail(WebService):
         user = ctx.require_user()
         data = ctx.json if ctx.json is not None else ctx.form
         if not isinstance(data, dict):
-            raise HttpError(400, "the body is a JSON object {to, subject, body, cc?}")
-        unknown = sorted(set(data) - {"to", "cc", "subject", "body"})
+            raise HttpError(400, "the body is a JSON object {to, subject, body, cc?, attachments?}")
+        unknown = sorted(set(data) - {"to", "cc", "subject", "body", "attachments"})
         if unknown:
-            raise HttpError(400, f"{unknown[0]}: unknown field (known: body, cc, subject, to)")
+            raise HttpError(400, f"{unknown[0]}: unknown field (known: attachments, body, cc, subject, to)")
         text = {}
         for name, limit in LIMITS.items():
             value = data.get(name, "")
@@ -512,8 +722,42 @@ class Mail(WebService):
         to, cc = self._addresses(ctx.state, text["to"], "to"), self._addresses(ctx.state, text["cc"], "cc")
         if not to and not cc:
             raise HttpError(400, "to: add at least one recipient")
-        ctx.state, sent, delivered, bounced = self._deliver(ctx.state, user, to, cc, text["subject"], text["body"], ctx.now_us)
+        state, files = self._upload(ctx.state, user, data.get("attachments", []))
+        state, sent, delivered, bounced = self._deliver(state, user, to, cc, text["subject"], text["body"], ctx.now_us, files)
+        ctx.state = state
         return Json({"id": sent, "delivered": delivered, "bounced": bounced}, 201)
+
+    @staticmethod
+    def _upload(state: dict, user: str, value: Any) -> tuple[dict, list[dict]]:
+        """``(state with the new contents, records)`` of a request's ``attachments``.
+
+        Raises:
+            HttpError: ``400`` naming the item, ``507`` when the store would pass its cap.
+        """
+        blobs = dict(state.get("blobs", {}))
+        try:
+            files = _attachments(value, "attachments", blobs, mine=mailbox(state, user))
+        except ValueError as exc:
+            raise HttpError(400, str(exc)) from None
+        if not files:
+            return state, files
+        if len(blobs) != len(state.get("blobs", {})) and store_bytes(blobs) > STORE_BYTES_MAX:
+            raise HttpError(507, f"the mail store is full: it keeps at most {STORE_BYTES_MAX} bytes of attachments")
+        return {**state, "blobs": blobs}, files
+
+    @route("GET", "/message/{id}/attachments/{index}")
+    @route("GET", "/api/messages/{id}/attachments/{index}")
+    def attachment(self, ctx: Ctx) -> Any:
+        user = ctx.require_user()
+        m = self._find(ctx.state, user, ctx.params["id"])
+        files = m.get("attachments", [])
+        raw = ctx.params["index"]
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) >= len(files):
+            raise HttpError(404, f"message {m['id']} has no attachment {raw!r} (it has {len(files)}, numbered from 0)")
+        f = files[int(raw)]
+        data = base64.b64decode(ctx.state["blobs"][f["sha256"]])
+        return Response(200, Headers((("Content-Type", f["type"]), ("Content-Length", str(len(data))),
+                                      ("Content-Disposition", _disposition(f["name"])))), data)
 
     @route("GET", "/api/search")
     def api_search(self, ctx: Ctx) -> Any:
