@@ -3,33 +3,14 @@
 A database window never keeps a connection in its state (state is JSON-like): it keeps the
 file's path and the statements that changed data since the file was last written
 (``pending``). The connection is derived: the file's bytes (read through the user's
-filesystem) are deserialized into an in-memory SQLite database
-(``sqlite3.connect(":memory:").deserialize(data)``) and the pending statements are
-replayed on it, in order. Connections are kept in a process-wide LRU keyed by
-``(sha256 of the bytes, pending statements)``, so the same content always yields the same
-database, whatever process, snapshot or fork asks.
+filesystem) are opened by :func:`cwgym.machine.sqlite.connect` (an in-memory database with
+no clock, no randomness, no other files and a bounded amount of work; see that module) and
+the pending statements are replayed on it, in order. Connections are kept in a
+process-wide LRU keyed by ``(sha256 of the bytes, pending statements)``, so the same
+content always yields the same database, whatever process, snapshot or fork asks.
 
-Determinism and isolation (every connection is built by :func:`_connect`):
-
-* **No clock, no randomness.** ``random()`` and ``randomblob()`` are replaced by functions
-  that fail; so are ``CURRENT_TIMESTAMP``, ``CURRENT_DATE`` and ``CURRENT_TIME``. The date
-  and time functions (``date``, ``time``, ``datetime``, ``julianday``, ``unixepoch``,
-  ``strftime``, ``timediff``) are replaced by wrappers that refuse ``'now'`` (and a call
-  with no time value, which means now) and the host-dependent ``'localtime'`` / ``'utc'``
-  modifiers, and hand any other call to a private connection's built-in function, so
-  ``date('2026-09-17', '+1 day')`` still works.
-* **No other files.** An authorizer (``set_authorizer``) denies ``ATTACH`` / ``DETACH``
-  (which is also how ``VACUUM INTO 'file'`` reaches the host: refused), transactions and
-  savepoints (the application owns the transaction: Write Changes and Revert Changes),
-  virtual tables, ``load_extension()``, and every ``PRAGMA`` but a read-mostly list
-  (:data:`PRAGMAS`). Extension loading stays disabled; temporary storage is memory.
-* **Bounded work.** A progress handler stops a statement after :data:`STEP_BUDGET`
-  virtual-machine steps (counted, so the same statement stops at the same place on every
-  host); strings and blobs are limited to :data:`MAX_VALUE` bytes; the database may not
-  grow past :data:`MAX_DB_BYTES`.
-
-A statement *changes data* when the authorizer saw it ask for a write (INSERT, UPDATE,
-DELETE, CREATE, DROP, ALTER, REINDEX, ANALYZE, a PRAGMA that sets a value); such
+A statement *changes data* when the connection's guard saw it ask for a write (INSERT,
+UPDATE, DELETE, CREATE, DROP, ALTER, REINDEX, ANALYZE, a PRAGMA that sets a value); such
 statements, once they succeed, are appended to ``pending``. Everything here is plain data
 in and out: the application never sees a connection.
 """
@@ -40,6 +21,18 @@ import hashlib
 import sqlite3
 from collections import OrderedDict
 from typing import Any
+
+from cwgym.machine.sqlite import (
+    MAX_DB_BYTES,
+    MAX_VALUE,
+    PRAGMAS,
+    STEP_BUDGET,
+    DbError,
+    Guard,
+    Refused,
+    connect,
+    split_statements,
+)
 
 __all__ = [
     "CELL_CHARS",
@@ -59,12 +52,6 @@ __all__ = [
     "structure",
 ]
 
-#: The largest database file the application opens (and grows to).
-MAX_DB_BYTES = 32 << 20
-#: The longest string or blob a value may be.
-MAX_VALUE = 1_000_000
-#: Virtual-machine steps one statement may take before it is stopped.
-STEP_BUDGET = 20_000_000
 #: Rows a query result keeps (the grid says when there were more).
 MAX_RESULT_ROWS = 500
 #: Characters a result cell keeps in the window's state.
@@ -72,227 +59,11 @@ CELL_CHARS = 200
 #: Connections kept (least recently used out first).
 CONNECTIONS_KEPT = 8
 
-#: PRAGMAs a statement may use (reading them; the ones in :data:`_PRAGMA_WRITES` may also be set).
-PRAGMAS = frozenset(
-    {
-        "application_id",
-        "collation_list",
-        "compile_options",
-        "database_list",
-        "encoding",
-        "foreign_key_check",
-        "foreign_key_list",
-        "foreign_keys",
-        "freelist_count",
-        "function_list",
-        "index_info",
-        "index_list",
-        "index_xinfo",
-        "integrity_check",
-        "module_list",
-        "page_count",
-        "page_size",
-        "pragma_list",
-        "quick_check",
-        "schema_version",
-        "table_info",
-        "table_list",
-        "table_xinfo",
-        "user_version",
-    }
-)
-_PRAGMA_WRITES = frozenset({"application_id", "foreign_keys", "user_version"})
-#: PRAGMAs whose argument is an object name (reading, not setting).
-_PRAGMA_ARG_READS = frozenset(
-    {
-        "foreign_key_check",
-        "foreign_key_list",
-        "index_info",
-        "index_list",
-        "index_xinfo",
-        "integrity_check",
-        "quick_check",
-        "table_info",
-        "table_list",
-        "table_xinfo",
-    }
-)
-
-# authorizer action codes (sqlite3.h)
-_WRITES = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 23, 26, 27, 28})
-_PRAGMA, _TRANSACTION, _ATTACH, _DETACH, _CREATE_VTABLE, _DROP_VTABLE, _FUNCTION, _SAVEPOINT = (
-    19,
-    22,
-    24,
-    25,
-    29,
-    30,
-    31,
-    32,
-)
-_DENIED_FUNCTIONS = {
-    "random": "random() is disabled: the simulated computer has no randomness",
-    "randomblob": "randomblob() is disabled: the simulated computer has no randomness",
-    "load_extension": "load_extension() is disabled",
-    "current_timestamp": "CURRENT_TIMESTAMP is disabled: the database cannot read the clock",
-    "current_date": "CURRENT_DATE is disabled: the database cannot read the clock",
-    "current_time": "CURRENT_TIME is disabled: the database cannot read the clock",
-}
-_TIME_FUNCTIONS = ("date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff")
-
-
-class DbError(Exception):
-    """A database that cannot be opened (not SQLite, too large, damaged)."""
-
-
-class _Refused(Exception):
-    """Raised by a replaced function; the message is shown instead of SQLite's."""
-
-
-class _Guard:
-    """What the authorizer and the progress handler of one connection remember."""
-
-    __slots__ = ("reason", "steps", "writes")
-
-    def __init__(self) -> None:
-        self.reason: str | None = None
-        self.writes = False
-        self.steps = 0
-
-    def reset(self) -> None:
-        self.reason = None
-        self.writes = False
-        self.steps = 0
-
-    def authorize(
-        self, action: int, arg1: str | None, arg2: str | None, _db: str | None, _src: str | None
-    ) -> int:
-        if action in _WRITES:
-            self.writes = True
-            return sqlite3.SQLITE_OK
-        if action in (_ATTACH, _DETACH):
-            self.reason = (
-                "ATTACH, DETACH and VACUUM INTO are refused: the database cannot reach other files"
-            )
-            return sqlite3.SQLITE_DENY
-        if action in (_TRANSACTION, _SAVEPOINT):
-            self.reason = (
-                "transactions are the application's: use Write Changes (Ctrl+S) or Revert Changes"
-            )
-            return sqlite3.SQLITE_DENY
-        if action in (_CREATE_VTABLE, _DROP_VTABLE):
-            self.reason = "virtual tables are not supported"
-            return sqlite3.SQLITE_DENY
-        if action == _FUNCTION:
-            name = (arg2 or "").lower()
-            if name in _DENIED_FUNCTIONS:
-                self.reason = _DENIED_FUNCTIONS[name]
-                return sqlite3.SQLITE_DENY
-            return sqlite3.SQLITE_OK
-        if action == _PRAGMA:
-            name = (arg1 or "").lower()
-            if name not in PRAGMAS:
-                self.reason = f"PRAGMA {name} is refused"
-                return sqlite3.SQLITE_DENY
-            if arg2 is not None and name not in _PRAGMA_ARG_READS:
-                if name not in _PRAGMA_WRITES:
-                    self.reason = f"PRAGMA {name} can only be read"
-                    return sqlite3.SQLITE_DENY
-                self.writes = True
-            return sqlite3.SQLITE_OK
-        return sqlite3.SQLITE_OK
-
-    def progress(self) -> int:
-        self.steps += 1
-        if self.steps * _PROGRESS_EVERY > STEP_BUDGET:
-            self.reason = f"the statement was stopped after {STEP_BUDGET:,} steps"
-            return 1
-        return 0
-
-
-_PROGRESS_EVERY = 10_000
-_helper: sqlite3.Connection | None = None
-
-
-def _builtin(name: str, args: tuple) -> Any:
-    """A built-in date/time function on a private connection that replaces nothing."""
-    global _helper
-    if _helper is None:
-        _helper = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    marks = ", ".join("?" * len(args))
-    return _helper.execute(f"SELECT {name}({marks})", args).fetchone()[0]
-
-
-def _time_function(name: str, guard: _Guard) -> Any:
-    def call(*args: Any) -> Any:
-        # strftime's first argument is the format, timediff has two time values
-        values = args[1:] if name == "strftime" else args
-        if not values or (name == "timediff" and len(values) < 2):
-            guard.reason = f"{name}() without a time value reads the clock: give the date"
-            raise _Refused(guard.reason)
-        for i, value in enumerate(args):
-            if isinstance(value, str) and (name != "strftime" or i > 0):
-                low = value.strip().lower()
-                if low == "now":
-                    guard.reason = f"{name}('now') is disabled: the database cannot read the clock"
-                    raise _Refused(guard.reason)
-                if low in ("localtime", "utc"):
-                    guard.reason = (
-                        f"the '{low}' modifier is disabled: it depends on the host's time zone"
-                    )
-                    raise _Refused(guard.reason)
-        return _builtin(name, args)
-
-    return call
-
-
-def _refuse(reason: str, guard: _Guard) -> Any:
-    def call(*_args: Any) -> Any:
-        guard.reason = reason
-        raise _Refused(reason)
-
-    return call
-
-
-def _connect(data: bytes) -> tuple[sqlite3.Connection, _Guard]:
-    """An in-memory database holding ``data``, guarded (see the module docstring)."""
-    if len(data) > MAX_DB_BYTES:
-        raise DbError(f"the file is larger than {MAX_DB_BYTES >> 20} MiB")
-    con = sqlite3.connect(
-        ":memory:", isolation_level=None, cached_statements=0, check_same_thread=False
-    )
-    try:
-        if data:
-            if (
-                len(data) >= 20 and data[18:20] == b"\x02\x02"
-            ):  # a WAL-mode file: read it as rollback
-                data = data[:18] + b"\x01\x01" + data[20:]
-            con.deserialize(data)
-        con.execute("PRAGMA temp_store = MEMORY")
-        page = con.execute("PRAGMA page_size").fetchone()[0] or 4096
-        con.execute(f"PRAGMA max_page_count = {max(1, MAX_DB_BYTES // page)}")
-        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except (sqlite3.DatabaseError, MemoryError, OverflowError) as exc:
-        con.close()
-        raise DbError(str(exc) or "file is not a database") from None
-    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE)
-    guard = _Guard()
-    for name, reason in _DENIED_FUNCTIONS.items():
-        if name.startswith("current_"):
-            con.create_function(name, 0, _refuse(reason, guard))
-        elif name != "load_extension":
-            con.create_function(name, -1, _refuse(reason, guard))
-    for name in _TIME_FUNCTIONS:
-        con.create_function(name, -1, _time_function(name, guard), deterministic=True)
-    con.set_authorizer(guard.authorize)
-    con.set_progress_handler(guard.progress, _PROGRESS_EVERY)
-    return con, guard
-
 
 # -- digests and the connection cache ------------------------------------------------------
 
 _DIGESTS: OrderedDict[bytes, str] = OrderedDict()
-_CONNECTIONS: OrderedDict[tuple[str, tuple[str, ...]], tuple[sqlite3.Connection, _Guard]] = (
+_CONNECTIONS: OrderedDict[tuple[str, tuple[str, ...]], tuple[sqlite3.Connection, Guard]] = (
     OrderedDict()
 )
 _VIEWS: OrderedDict[Any, Any] = OrderedDict()
@@ -314,7 +85,7 @@ def digest(data: bytes) -> str:
 
 def _take(
     data: bytes, pending: tuple[str, ...]
-) -> tuple[tuple[str, tuple[str, ...]], sqlite3.Connection, _Guard]:
+) -> tuple[tuple[str, tuple[str, ...]], sqlite3.Connection, Guard]:
     """Remove and return the connection for ``(data, pending)``, building it on a miss.
 
     Raises :class:`DbError` when the bytes are no database or a pending statement no
@@ -323,7 +94,7 @@ def _take(
     hit = _CONNECTIONS.pop(key, None)
     if hit is not None:
         return key, hit[0], hit[1]
-    con, guard = _connect(data)
+    con, guard = connect(data)
     for i, sql in enumerate(pending):
         error, _result, _writes = _run_one(con, guard, sql, fetch=False)
         if error is not None:
@@ -332,7 +103,7 @@ def _take(
     return key, con, guard
 
 
-def _give(key: tuple[str, tuple[str, ...]], con: sqlite3.Connection, guard: _Guard) -> None:
+def _give(key: tuple[str, tuple[str, ...]], con: sqlite3.Connection, guard: Guard) -> None:
     _CONNECTIONS[key] = (con, guard)
     _CONNECTIONS.move_to_end(key)
     while len(_CONNECTIONS) > CONNECTIONS_KEPT:
@@ -354,42 +125,6 @@ def cached_view(key: Any, build: Any) -> Any:
 # -- statements ----------------------------------------------------------------------------
 
 
-def split_statements(text: str) -> list[str]:
-    """The statements of ``text``, each ending with its ``;`` (one is added to a last
-    statement that has none); blank pieces and comment-only pieces are dropped."""
-    out: list[str] = []
-    start = 0
-    i = text.find(";")
-    while i >= 0:
-        piece = text[start : i + 1]
-        if sqlite3.complete_statement(piece):
-            out.append(piece.strip())
-            start = i + 1
-        i = text.find(";", i + 1)
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail + ";")
-    return [s for s in out if _has_code(s)]
-
-
-def _has_code(sql: str) -> bool:
-    """Whether ``sql`` holds anything but comments, whitespace and semicolons."""
-    i, n = 0, len(sql)
-    while i < n:
-        ch = sql[i]
-        if ch.isspace() or ch == ";":
-            i += 1
-        elif sql.startswith("--", i):
-            j = sql.find("\n", i)
-            i = n if j < 0 else j + 1
-        elif sql.startswith("/*", i):
-            j = sql.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        else:
-            return True
-    return False
-
-
 def display(value: Any) -> str:
     """How a grid shows a value: ``NULL``, a number as SQLite prints it, ``BLOB`` sizes."""
     if value is None:
@@ -404,7 +139,7 @@ def display(value: Any) -> str:
 
 
 def _run_one(
-    con: sqlite3.Connection, guard: _Guard, sql: str, *, fetch: bool
+    con: sqlite3.Connection, guard: Guard, sql: str, *, fetch: bool
 ) -> tuple[str | None, dict | None, bool]:
     """Run one statement: ``(error, result, writes)``; ``result`` holds ``columns``,
     ``rows`` (display strings, at most :data:`MAX_RESULT_ROWS`), ``more`` and
@@ -420,7 +155,7 @@ def _run_one(
             more = len(got) > MAX_RESULT_ROWS
             rows = got[:MAX_RESULT_ROWS]
         cur.close()
-    except (sqlite3.Error, _Refused, OverflowError, MemoryError, ValueError) as exc:
+    except (sqlite3.Error, Refused, OverflowError, MemoryError, ValueError) as exc:
         message = guard.reason or str(exc) or type(exc).__name__
         if message == "not authorized" and guard.reason:
             message = guard.reason
