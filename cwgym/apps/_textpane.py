@@ -290,22 +290,60 @@ def paint_rows(
     indices counted from ``line_limit`` (the terminal's input line, which is not part of
     the published scrollback).
     """
-    cw, ch = grid()
+    ch = grid()[1]
+    # a row painted before is reused as it was (typing repaints the rows it changed); a
+    # painter-like object without pieces (a panel inside a window) paints every row
+    reuse = getattr(p, "reuse", None)
     for i, row in enumerate(range(first, min(first + count, wrap.total))):
         line, k, s, e, shown = wrap.row_text(row)
         own_pane, logical = pane, line + logical_base
         if line_limit is not None and line >= line_limit:
             own_pane, logical = None, line - line_limit
-        node_key = (key, line, s)
-        head = p.node_id((key, line, 0)) if k else None
-        cells = wrap.cells(line, s, e)[-1]
-        p.paint(
-            Text(shown, SIZE, color, "mono"),
-            Rect(x, y + i * ch, cells * cw, ch),
-            key=node_key,
-            target=target,
-            line=TextLine(logical, k > 0, s, head, own_pane),
+        args = (
+            key,
+            line,
+            k,
+            s,
+            shown,
+            wrap.cells(line, s, e)[-1],
+            logical,
+            own_pane,
+            x,
+            y + i * ch,
+            color,
+            target,
         )
+        if reuse is None:
+            _paint_row(p, *args)
+        else:
+            reuse(("tp-row", *args), _paint_row, *args)
+
+
+def _paint_row(
+    p: Painter,
+    key: str,
+    line: int,
+    k: int,
+    s: int,
+    shown: str,
+    cells: int,
+    logical: int,
+    pane: str | None,
+    x: int,
+    y: int,
+    color: Any,
+    target: str,
+) -> None:
+    """One row of :func:`paint_rows`: fragment ``k`` of ``line``, starting at character ``s``."""
+    cw, ch = grid()
+    head = p.node_id((key, line, 0)) if k else None
+    p.paint(
+        Text(shown, SIZE, color, "mono"),
+        Rect(x, y, cells * cw, ch),
+        key=(key, line, s),
+        target=target,
+        line=TextLine(logical, k > 0, s, head, pane),
+    )
 
 
 def selection_boxes(
@@ -352,12 +390,19 @@ def bar_geometry(track: int, rows: int, total: int, top: int, ch: int) -> tuple[
 def parse_bar(target: str, name: str) -> tuple[int, int, int] | None:
     """``(track, thumb, max)`` from a scroll bar target ``pane:<name>:<t>:<th>:<m>``."""
     parts = target.split(":")
-    if len(parts) != 5 or parts[0] != "pane" or parts[1] != name or not all(s.isdigit() for s in parts[2:]):
+    if (
+        len(parts) != 5
+        or parts[0] != "pane"
+        or parts[1] != name
+        or not all(s.isdigit() for s in parts[2:])
+    ):
         return None
     return int(parts[2]), int(parts[3]), int(parts[4])
 
 
-def paint_bar(p: Painter, name: str, track: Rect, rows: int, total: int, top: int, *, dark: bool = False) -> None:
+def paint_bar(
+    p: Painter, name: str, track: Rect, rows: int, total: int, top: int, *, dark: bool = False
+) -> None:
     """The scroll bar of a pane at ``track`` (only when its rows overflow)."""
     if total <= rows or track.height <= 0:
         return
@@ -373,10 +418,17 @@ def paint_bar(p: Painter, name: str, track: Rect, rows: int, total: int, top: in
         target=target,
         semantic=Semantic("scrollbar", "Scroll", str(top * ch), False, False),
     )
-    p.paint(RoundedBox(knob, 3), Rect(track.x + 2, track.y + pos, track.width - 4, thumb), key=("thumb", name), target=target)
+    p.paint(
+        RoundedBox(knob, 3),
+        Rect(track.x + 2, track.y + pos, track.width - 4, thumb),
+        key=("thumb", name),
+        target=target,
+    )
 
 
-def bar_drag(state: dict, target: str, name: str, phase: str, y: int, track_y: int, current_px: int) -> int | None:
+def bar_drag(
+    state: dict, target: str, name: str, phase: str, y: int, track_y: int, current_px: int
+) -> int | None:
     """Follow a drag on a scroll bar; returns the new offset in px (``None``: no change).
 
     A press on the thumb grabs it where pressed; a press on the track jumps the thumb's
@@ -448,7 +500,9 @@ def _field_span(f: dict) -> tuple[int, int]:
 def field_type(f: dict, text: str) -> None:
     """Insert ``text`` (line breaks become spaces) over the selection; past
     :data:`FIELD_MAX` characters it raises :class:`InvalidInput` and changes nothing."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text.replace("\r\n", " ").replace("\n", " "))
+    text = "".join(
+        ch if ch.isprintable() else " " for ch in text.replace("\r\n", " ").replace("\n", " ")
+    )
     s, e = _field_span(f)
     if len(f["text"]) - (e - s) + len(text) > FIELD_MAX:
         raise InvalidInput(f"a field holds at most {FIELD_MAX} characters")
@@ -492,7 +546,9 @@ def field_key(ctx: Any, f: dict, chord: Any) -> bool:
         if chord.shift:
             if f["anchor"] is None:
                 f["anchor"] = c
-            f["caret"] = {"ArrowLeft": max(0, c - 1), "ArrowRight": min(len(text), c + 1)}.get(base, moves[base])
+            f["caret"] = {"ArrowLeft": max(0, c - 1), "ArrowRight": min(len(text), c + 1)}.get(
+                base, moves[base]
+            )
         else:
             f["caret"] = moves[base]
             f["anchor"] = None
@@ -553,7 +609,9 @@ def paint_field(
     pal = p.palette
     value = f["text"]
     p.paint(
-        RoundedBox(pal["field"], 6, pal["accent"] if focused else pal["border"], 2 if focused else 1),
+        RoundedBox(
+            pal["field"], 6, pal["accent"] if focused else pal["border"], 2 if focused else 1
+        ),
         rect,
         key=("field", name),
         target=name,
@@ -568,9 +626,21 @@ def paint_field(
     s, e = _field_span(f)
     if run is not None and s != e and focused:
         x0, x1 = run.caret_x(s), run.caret_x(e)
-        p.paint(Box(pal["selection"]), Rect(inner.x + x0, ty, x1 - x0, h), key=("field-sel", name), target=name, clip=inner)
+        p.paint(
+            Box(pal["selection"]),
+            Rect(inner.x + x0, ty, x1 - x0, h),
+            key=("field-sel", name),
+            target=name,
+            clip=inner,
+        )
     if value:
-        p.paint(UiText(value, size, pal["text"]), Rect(inner.x, ty, run.width, h), key=("field-text", name), target=name, clip=inner)
+        p.paint(
+            UiText(value, size, pal["text"]),
+            Rect(inner.x, ty, run.width, h),
+            key=("field-text", name),
+            target=name,
+            clip=inner,
+        )
     elif placeholder:
         p.paint(
             UiText(placeholder, size, pal["muted"]),
@@ -584,7 +654,16 @@ def paint_field(
         cx = inner.x + (run.caret_x(c) if run is not None else 0)
         caret = Rect(min(cx, inner.x + inner.width), ty, 1, h)
         p.paint(Box(pal["text"]), caret, key=("field-caret", name), target=name, clip=inner)
-        p.focus(name, role="textbox", label=label, value=value, caret=caret, column=c, offset=c, text_entry=True)
+        p.focus(
+            name,
+            role="textbox",
+            label=label,
+            value=value,
+            caret=caret,
+            column=c,
+            offset=c,
+            text_entry=True,
+        )
 
 
 # -- menus ---------------------------------------------------------------------------------
@@ -608,9 +687,16 @@ def paint_menu(p: Painter, at: list[int], items: list[tuple[str, str, bool]]) ->
     else closes the menu and does nothing more, as a popover does.
     """
     pal = p.palette
-    p.paint(Box((0, 0, 0, 0)), Rect(0, 0, p.width, p.height), key="menu-dismiss", target="menu-dismiss")
+    p.paint(
+        Box((0, 0, 0, 0)), Rect(0, 0, p.width, p.height), key="menu-dismiss", target="menu-dismiss"
+    )
     r = menu_rect(at, len(items), p.width, p.height)
-    p.paint(RoundedBox(pal["field"], 8, pal["border"], 1), r, key="menu-bg", semantic=Semantic("menu", "Context menu"))
+    p.paint(
+        RoundedBox(pal["field"], 8, pal["border"], 1),
+        r,
+        key="menu-bg",
+        semantic=Semantic("menu", "Context menu"),
+    )
     h = line_height("sans", 14)
     for i, (target, label, enabled) in enumerate(items):
         row = Rect(r.x + 6, r.y + 6 + i * MENU_ROW, r.width - 12, MENU_ROW)

@@ -52,7 +52,7 @@ from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
-from cwgym.text import line_height, measure, wrap
+from cwgym.text import line_height, measure, shape, wrap
 
 __all__ = ["HISTORY_FILE", "HISTORY_MAX", "MAX_EXPR", "MAX_UNDO", "Calculator"]
 
@@ -256,6 +256,142 @@ def _paint_keys(p: Painter, grid: Rect, row_h: int, scientific: bool) -> None:
         )
 
 
+def _paint_head(p: Painter, mode: str, has_entries: bool) -> None:
+    """The mode switch and the history's Clear button."""
+    pal = p.palette
+    p.box(Rect(0, 0, p.width, TOP_H), pal.get("header", pal["button"]), key="calc-top")
+    x = MARGIN
+    for name, label in MODES:
+        w = measure(label, "sans", 14) + 28
+        on = mode == name
+        rect = Rect(x, 6, w, 32)
+        p.paint(
+            RoundedBox(pal["accent"] if on else pal["button"], 6, pal["border"], 1),
+            rect,
+            key=("calc-mode", name),
+            target=f"mode:{name}",
+            semantic=Semantic("tab", label, None, False, True),
+            state=NodeState(selected=on),
+        )
+        lw, lh = measure(label, "sans", 14), line_height("sans", 14)
+        p.paint(
+            UiText(label, 14, pal["accent_text"] if on else pal["text"]),
+            Rect(rect.x + (w - lw) // 2, rect.y + (32 - lh) // 2, lw, lh),
+            key=("calc-mode-label", name),
+            target=f"mode:{name}",
+        )
+        x += w + 4
+    cw = measure("Clear History", "sans", 14) + 24
+    p.button(
+        "history-clear",
+        "Clear History",
+        Rect(p.width - MARGIN - cw, 6, cw, 32),
+        disabled=not has_entries,
+    )
+
+
+def _paint_history(p: Painter, entries: tuple, area: Rect) -> None:
+    """The history list, the newest at the bottom (as GNOME Calculator lists them): its
+    scroll pane is published here, the rows on screen are a reused piece."""
+    if area.height < ROW_H:
+        return
+    extent = len(entries) * ROW_H
+    stored = p.scroll_offset("history")
+    offset = p.scroll(
+        "history", area, extent, max(0, extent - area.height) if stored is None else None
+    )
+    first = max(0, offset // ROW_H - 1)
+    shown = entries[first : min(len(entries), (offset + area.height) // ROW_H + 2)]
+    p.reuse(
+        ("calc-history", area, offset, len(entries), first, shown),
+        _paint_history_rows,
+        area,
+        offset,
+        len(entries),
+        first,
+        shown,
+    )
+
+
+def _paint_history_rows(
+    p: Painter, area: Rect, offset: int, count: int, first: int, shown: tuple
+) -> None:
+    pal = p.palette
+    p.paint(
+        Box(pal["window"]),
+        area,
+        key="calc-history",
+        semantic=Semantic("list", "History"),
+    )
+    if not count:
+        p.text(
+            "No calculations yet",
+            area.x + 8,
+            area.bottom - ROW_H + 6,
+            size=13,
+            color=pal["muted"],
+            key="calc-history-empty",
+        )
+        return
+    base_y = area.y + max(0, area.height - count * ROW_H) - offset
+    with p.clipped(area):
+        for i, (n, expr, result) in enumerate(shown, first):
+            row = Rect(area.x, base_y + i * ROW_H, area.width, ROW_H)
+            if row.bottom <= area.y or row.y >= area.bottom:
+                continue
+            target = f"history:{n}"
+            p.paint(
+                RoundedBox(pal["window"], 4),
+                row,
+                key=("calc-hrow", n),
+                target=target,
+                semantic=Semantic("listitem", f"{expr} = {result}", result, False, True),
+            )
+            rtext = f"= {result}"
+            rw = min(measure(rtext, "sans", 14), area.width // 2)
+            ty = row.y + (ROW_H - line_height("sans", 14)) // 2
+            p.text(
+                expr,
+                row.x + 8,
+                ty,
+                size=14,
+                color=pal["muted"],
+                width=max(0, area.width - rw - 28),
+                key=("calc-hexpr", n),
+                target=target,
+            )
+            p.text(
+                rtext,
+                row.right - rw - 8,
+                ty,
+                size=14,
+                width=rw,
+                key=("calc-hres", n),
+                target=target,
+            )
+
+
+def _display_size(expr: str, width: int) -> tuple[int, int]:
+    """``(size, text width)`` of the expression: 30 px when it fits in ``width``, else 20.
+
+    The rule is exact; what it saves is shaping a long expression twice. Runs are shaped
+    unhinted, so every glyph's advance at 30 px is its advance at 20 px times 1.5, give
+    or take the rounding of each scaled value (a few 1/64 px): a run a quarter pixel per
+    glyph wider than ``width`` even then cannot fit at 30 px, and is not shaped at 30.
+    """
+    if len(expr) * 12 <= width:  # short: likely fits, try 30 px first
+        w30 = measure(expr, "sans", 30)
+        if w30 <= width:
+            return 30, w30
+        return 20, measure(expr, "sans", 20)
+    run = shape(expr, "sans", 20)
+    w20 = run.width
+    if 3 * (w20 - 1) // 2 - len(run.glyphs) // 4 - 1 > width:
+        return 20, w20
+    w30 = measure(expr, "sans", 30)
+    return (30, w30) if w30 <= width else (20, w20)
+
+
 # -- the expression ------------------------------------------------------------------------
 
 
@@ -340,40 +476,14 @@ class Calculator(App):
         return _read_history(ctx)
 
     def paint(self, p: Painter, state: dict, key: Any) -> None:
-        pal = p.palette
         entries, problem = key if key is not None else ((), "")
         banner = state["banner"] or problem
         g = _Geom(p.width, p.height, bool(banner))
         scientific = state["mode"] == "scientific"
-        # the mode switch and the history's Clear button
-        p.box(Rect(0, 0, p.width, TOP_H), pal.get("header", pal["button"]), key="calc-top")
-        x = MARGIN
-        for mode, label in MODES:
-            w = measure(label, "sans", 14) + 28
-            on = state["mode"] == mode
-            rect = Rect(x, 6, w, 32)
-            p.paint(
-                RoundedBox(pal["accent"] if on else pal["button"], 6, pal["border"], 1),
-                rect,
-                key=("calc-mode", mode),
-                target=f"mode:{mode}",
-                semantic=Semantic("tab", label, None, False, True),
-                state=NodeState(selected=on),
-            )
-            lw, lh = measure(label, "sans", 14), line_height("sans", 14)
-            p.paint(
-                UiText(label, 14, pal["accent_text"] if on else pal["text"]),
-                Rect(rect.x + (w - lw) // 2, rect.y + (32 - lh) // 2, lw, lh),
-                key=("calc-mode-label", mode),
-                target=f"mode:{mode}",
-            )
-            x += w + 4
-        cw = measure("Clear History", "sans", 14) + 24
-        p.button(
-            "history-clear",
-            "Clear History",
-            Rect(p.width - MARGIN - cw, 6, cw, 32),
-            disabled=not entries,
+        # what a keystroke leaves as it was (the header, the history, the keypad) is
+        # painted once and reused: only the display is painted anew
+        p.reuse(
+            ("calc-head", state["mode"], bool(entries)), _paint_head, state["mode"], bool(entries)
         )
         if g.banner is not None:
             for i, line in enumerate(wrap(banner, "sans", 13, max(1, g.banner.width))[:2]):
@@ -386,77 +496,11 @@ class Calculator(App):
                     width=g.banner.width,
                     key=("calc-banner", i),
                 )
-        self._paint_history(p, entries, g.history)
+        _paint_history(p, entries, g.history)
         self._paint_display(p, state, g.display)
         p.reuse(
             ("calc-keys", g.grid, g.row_h, scientific), _paint_keys, g.grid, g.row_h, scientific
         )
-
-    def _paint_history(self, p: Painter, entries: tuple, area: Rect) -> None:
-        pal = p.palette
-        if area.height < ROW_H:
-            return
-        extent = len(entries) * ROW_H
-        stored = p.scroll_offset("history")
-        offset = p.scroll(
-            "history", area, extent, max(0, extent - area.height) if stored is None else None
-        )
-        p.paint(
-            Box(pal["window"]),
-            area,
-            key="calc-history",
-            semantic=Semantic("list", "History"),
-        )
-        if not entries:
-            p.text(
-                "No calculations yet",
-                area.x + 8,
-                area.bottom - ROW_H + 6,
-                size=13,
-                color=pal["muted"],
-                key="calc-history-empty",
-            )
-            return
-        # the newest at the bottom, as GNOME Calculator lists them
-        base_y = area.y + max(0, area.height - extent) - offset
-        first = max(0, offset // ROW_H - 1)
-        last = min(len(entries), (offset + area.height) // ROW_H + 2)
-        with p.clipped(area):
-            for i in range(first, last):
-                n, expr, result = entries[i]
-                row = Rect(area.x, base_y + i * ROW_H, area.width, ROW_H)
-                if row.bottom <= area.y or row.y >= area.bottom:
-                    continue
-                target = f"history:{n}"
-                p.paint(
-                    RoundedBox(pal["window"], 4),
-                    row,
-                    key=("calc-hrow", n),
-                    target=target,
-                    semantic=Semantic("listitem", f"{expr} = {result}", result, False, True),
-                )
-                rtext = f"= {result}"
-                rw = min(measure(rtext, "sans", 14), area.width // 2)
-                ty = row.y + (ROW_H - line_height("sans", 14)) // 2
-                p.text(
-                    expr,
-                    row.x + 8,
-                    ty,
-                    size=14,
-                    color=pal["muted"],
-                    width=max(0, area.width - rw - 28),
-                    key=("calc-hexpr", n),
-                    target=target,
-                )
-                p.text(
-                    rtext,
-                    row.right - rw - 8,
-                    ty,
-                    size=14,
-                    width=rw,
-                    key=("calc-hres", n),
-                    target=target,
-                )
 
     def _paint_display(self, p: Painter, state: dict, rect: Rect) -> None:
         pal = p.palette
@@ -490,9 +534,8 @@ class Calculator(App):
                     key="calc-alert",
                     semantic=Semantic("alert", state["error"]),
                 )
-        size = 30 if measure(expr, "sans", 30) <= inner.width else 20
+        size, w = _display_size(expr, inner.width)
         h = line_height("sans", size)
-        w = measure(expr, "sans", size)
         ty = inner.bottom - h
         x = inner.right - w  # right-aligned: a long expression keeps its end in view
         line_clip = Rect(inner.x, ty, inner.width, h)

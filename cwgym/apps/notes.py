@@ -292,14 +292,14 @@ class _Geom:
         self.status = Rect(0, max(HEADER_H, height - STATUS_H), width, STATUS_H)
 
 
-def _header(width: int, state: dict) -> dict[str, tuple[str, Rect]]:
-    """The header's controls: target -> (label, rect)."""
+def _header(width: int, pinned: bool) -> dict[str, tuple[str, Rect]]:
+    """The header's controls: target -> (label, rect); ``pinned``: the selected note is."""
     out: dict[str, tuple[str, Rect]] = {}
     w = measure("New note", "sans", 14) + 24
     out["new"] = ("New note", Rect(8, 8, w, 32))
     right = [
         ("delete", "Delete"),
-        ("pin", "Unpin" if state.get("pinned") else "Pin"),
+        ("pin", "Unpin" if pinned else "Pin"),
         ("redo", "Redo"),
         ("undo", "Undo"),
     ]
@@ -326,6 +326,66 @@ def _dialog_rects(width: int, height: int) -> tuple[Rect, dict[str, Rect]]:
         controls[name] = Rect(x, box.bottom - 48, bw, 34)
         x -= 8
     return box, controls
+
+
+def _paint_head(p: Painter, pinned: bool, has: bool, no_undo: bool, no_redo: bool) -> None:
+    """The header bar and its buttons (the search field is painted apart: it has a caret)."""
+    pal = p.palette
+    p.box(Rect(0, 0, p.width, HEADER_H), pal.get("header", pal["button"]), key="header")
+    for name, (label, rect) in _header(p.width, pinned).items():
+        if name == "search":
+            continue
+        disabled = (
+            (name in ("pin", "delete") and not has)
+            or (name == "undo" and no_undo)
+            or (name == "redo" and no_redo)
+        )
+        p.button(name, label, rect, disabled=disabled, suggested=name == "new")
+
+
+def _paint_empty(p: Painter, sidebar: int, any_notes: bool) -> None:
+    """The editor pane without a note."""
+    pal = p.palette
+    msg = "No note selected" if any_notes else "No notes yet"
+    hint = (
+        "Pick a note in the list, or make one with New note."
+        if any_notes
+        else "Make one with New note."
+    )
+    cx = sidebar + (p.width - sidebar) // 2
+    w1 = measure(msg, "sans-bold", 18)
+    p.paint(
+        UiTextBold(msg, 18, pal["muted"]),
+        Rect(cx - w1 // 2, p.height // 2 - 30, w1, line_height("sans-bold", 18)),
+        key="empty",
+    )
+    p.text(
+        hint,
+        cx - measure(hint, "sans", 13) // 2,
+        p.height // 2,
+        size=13,
+        color=pal["muted"],
+        key="empty-hint",
+    )
+
+
+def _paint_status(p: Painter, st: Rect, right: str, message: str, bad: bool) -> None:
+    """The status bar: ``message`` on the left (an error when ``bad``), ``right`` on the right."""
+    pal = p.palette
+    p.box(st, pal.get("header", pal["button"]), key="status-bg")
+    ty = st.y + (st.height - line_height("sans", 13)) // 2
+    if right:
+        rw = measure(right, "sans", 13)
+        p.text(right, st.right - rw - 12, ty, size=13, color=pal["muted"], key="where")
+    if message:
+        width = max(0, st.width - measure(right, "sans", 13) - 40)
+        shown = ellipsize(message, "sans", 13, width)
+        p.paint(
+            UiText(shown, 13, ERROR if bad else pal["muted"]),
+            Rect(10, ty, measure(shown, "sans", 13), line_height("sans", 13)),
+            key="status-text",
+            semantic=Semantic("alert" if bad else "status", message),
+        )
 
 
 # -- the text ------------------------------------------------------------------------------
@@ -725,27 +785,29 @@ class Notes(App):
         g = _Geom(p.width, p.height)
         dialog = state["confirm"]
         focus = state["focus"] if dialog is None else None
-        # header
-        p.box(Rect(0, 0, p.width, HEADER_H), pal.get("header", pal["button"]), key="header")
+        # header: the buttons are a reused piece, the search field is painted each time
         has = state["selected"] is not None and text is not None
-        for name, (label, rect) in _header(p.width, state).items():
-            if name == "search":
-                tp.paint_field(
-                    p,
-                    "search",
-                    state["search"],
-                    rect,
-                    label=label,
-                    focused=focus == "search",
-                    placeholder="Search notes",
-                )
-                continue
-            disabled = (
-                (name in ("pin", "delete") and not has)
-                or (name == "undo" and not (has and state["undo"]))
-                or (name == "redo" and not (has and state["redo"]))
-            )
-            p.button(name, label, rect, disabled=disabled, suggested=name == "new")
+        pinned = bool(state["pinned"])
+        no_undo = not (has and state["undo"])
+        no_redo = not (has and state["redo"])
+        p.reuse(
+            ("notes-head", pinned, has, no_undo, no_redo),
+            _paint_head,
+            pinned,
+            has,
+            no_undo,
+            no_redo,
+        )
+        label, rect = _header(p.width, pinned)["search"]
+        tp.paint_field(
+            p,
+            "search",
+            state["search"],
+            rect,
+            label=label,
+            focused=focus == "search",
+            placeholder="Search notes",
+        )
         # sidebar
         offset = p.scroll(LIST, g.list, len(rows) * ROW_H)
         p.reuse(
@@ -772,50 +834,24 @@ class Notes(App):
         if text is not None and state["selected"] is not None:
             self._paint_text(p, state, g, text, focus == "text")
         else:
-            msg = "No note selected" if count else "No notes yet"
-            hint = (
-                "Pick a note in the list, or make one with New note."
-                if count
-                else "Make one with New note."
-            )
-            cx = g.sidebar + (p.width - g.sidebar) // 2
-            w1 = measure(msg, "sans-bold", 18)
-            p.paint(
-                UiTextBold(msg, 18, pal["muted"]),
-                Rect(cx - w1 // 2, p.height // 2 - 30, w1, line_height("sans-bold", 18)),
-                key="empty",
-            )
-            p.text(
-                hint,
-                cx - measure(hint, "sans", 13) // 2,
-                p.height // 2,
-                size=13,
-                color=pal["muted"],
-                key="empty-hint",
-            )
+            p.reuse(("notes-empty", bool(count)), _paint_empty, g.sidebar, bool(count))
         # status bar
-        st = g.status
-        p.box(st, pal.get("header", pal["button"]), key="status-bg")
-        ty = st.y + (st.height - line_height("sans", 13)) // 2
         right = ""
         if text is not None and state["selected"] is not None:
             line, col = _line_col(text, min(state["caret"], len(text)))
             right = f"Ln {line + 1}, Col {col + 1} · {len(text)}/{MAX_NOTE}"
-            rw = measure(right, "sans", 13)
-            p.text(right, st.right - rw - 12, ty, size=13, color=pal["muted"], key="where")
         message = state["error"] or (problems[0] if problems else "") or state["status"]
         if problems and not state["error"] and len(problems) > 1:
             message = f"{problems[0]} (and {len(problems) - 1} more)"
-        if message:
-            bad = bool(state["error"] or problems)
-            width = max(0, st.width - measure(right, "sans", 13) - 40)
-            shown = ellipsize(message, "sans", 13, width)
-            p.paint(
-                UiText(shown, 13, ERROR if bad else pal["muted"]),
-                Rect(10, ty, measure(shown, "sans", 13), line_height("sans", 13)),
-                key="status-text",
-                semantic=Semantic("alert" if bad else "status", message),
-            )
+        bad = bool(state["error"] or problems)
+        p.reuse(
+            ("notes-status", g.status, right, message, bad),
+            _paint_status,
+            g.status,
+            right,
+            message,
+            bad,
+        )
         if focus == "list":
             if state["selected"] is not None and any(r[0] == state["selected"] for r in rows):
                 p.focus(f"note:{state['selected']}", role="listitem", label=state["title"])
@@ -995,7 +1031,7 @@ class Notes(App):
         if target == "search":
             state["focus"] = "search"
             if point is not None:
-                rect = _header(ctx.width, state)["search"][1]
+                rect = _header(ctx.width, state["pinned"])["search"][1]
                 state["search"]["caret"] = tp.field_index(state["search"], rect, point[0])
                 state["search"]["anchor"] = None
             return None

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from cwgym.desktop.framework import App
-from cwgym.desktop.painter import AppFocus, Painter
+from cwgym.desktop.painter import PIECES_KEPT, AppFocus, Painter
 from cwgym.desktop.scene_cache import Chunk, SceneCache, recall, remember
 from cwgym.desktop.themes.base import FrameView, ShellView
 from cwgym.scene import (
@@ -158,7 +158,7 @@ def _window_chunk(
     b = SceneBuilder(w, h)
     app_focus: AppFocus | None = None
     with b.group(window=win.id, z=window_z(position)):
-        theme.paint_frame(b, FrameView(win.id, win.title, win.app, bounds, focused, win.maximized, dark))
+        _frame(seat, b, FrameView(win.id, win.title, win.app, bounds, focused, win.maximized, dark))
         palette = theme.palette_for(dark)
         with b.group(clip=content, z=10):
             b.paint(Box(palette["window"]), content, key="content-bg")
@@ -169,6 +169,23 @@ def _window_chunk(
                 app_focus = painter.app_focus
     focused_target = app_focus.target if focused and app_focus is not None else None
     return seat.cache.keep(key, _finish(b, app_focus, focused_target))
+
+
+def _frame(seat: SeatLike, b: SceneBuilder, view: FrameView) -> None:
+    """The window's decoration: painted once per look (title, bounds, focus, dark style, in
+    its window's group) and then reused, nodes and all, while only the content changes."""
+    key = ("frame", seat.theme.name, view, b.context())
+    pieces = seat.cache.pieces
+    hit = pieces.get(key)
+    if hit is not None:
+        pieces.move_to_end(key)
+        b.extend(hit[0])
+        return
+    start = len(b.scene.nodes)
+    seat.theme.paint_frame(b, view)
+    pieces[key] = (b.scene.nodes[start:], 0)
+    if len(pieces) > PIECES_KEPT:
+        pieces.popitem(last=False)
 
 
 def _shell_chunk(seat: SeatLike, layer: str, view: ShellView, panel_key: Any, s: Transform | None, w: int, h: int) -> Chunk:

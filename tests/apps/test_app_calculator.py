@@ -18,6 +18,7 @@ from desktop_fixture import M, app, key, ok, one, point, ptr, type_
 
 from cwgym import EnvironmentConfig, World
 from cwgym.resources import load_world
+from cwgym.text import measure
 
 W, H = 1280, 800
 HISTORY = "/home/ada/.local/share/gnome-calculator/history.json"
@@ -340,6 +341,38 @@ def test_the_expression_cap_is_refused_as_invalid():
     assert _display(env) == ""
     _keys(env, "Ctrl+z")
     assert _display(env) == before + "+"
+
+
+def test_a_long_expression_is_drawn_at_20_px_exactly_when_it_no_longer_fits_at_30():
+    """Typed one character at a time, the expression is drawn at 30 px while its 30 px
+    width fits inside the display and at 20 px from then on, right-aligned, whatever its
+    characters (narrow points, wide digits, letters): the shortcut the painter takes for
+    long expressions never decides otherwise."""
+    _w, env, _wid = _open()
+    for run in ("." * 70, "8" * 40, "sin(" * 12, "1+" * 30):
+        _keys(env, "Escape")
+        for ch in run:
+            ok(env, type_(ch))
+            scene = env.scene(W, H)
+            box = next(
+                n
+                for n in scene["nodes"]
+                if n["interaction"] == "window:0:content:display"
+                and n["primitive"]["kind"] == "rounded_box"
+            )
+            text = next(
+                n
+                for n in scene["nodes"]
+                if n["interaction"] == "window:0:content:display"
+                and n["primitive"]["kind"] == "ui_text"
+            )
+            expr, inner = text["primitive"]["text"], box["bounds"]["width"] - 24
+            size = 30 if measure(expr, "sans", 30) <= inner else 20
+            assert (text["primitive"]["size"], text["bounds"]["width"]) == (
+                size,
+                measure(expr, "sans", size),
+            ), expr
+            assert text["bounds"]["x"] + text["bounds"]["width"] == box["bounds"]["x"] + 12 + inner
 
 
 def test_a_launch_argument_is_solved_and_a_long_one_refused():
