@@ -2,7 +2,8 @@
 
 Launched with a picture's path it shows that picture; with a folder's path, or with no
 argument, it shows the pictures of that folder (``~/Pictures`` by default) as a grid of
-thumbnails to pick from. A missing path refuses the launch (``AppError``).
+thumbnails to pick from (previews drawn from half as many pixels a side as they show:
+:data:`THUMB_DETAIL`). A missing path refuses the launch (``AppError``).
 
 A **picture** is a file whose name ends in ``.png``, ``.jpg`` or ``.jpeg`` (any case).
 Next and Previous walk the pictures of the shown picture's folder in name order (Python's
@@ -71,6 +72,10 @@ PAD = 16
 BANNER_H = 40
 CELL_W, CELL_H = 184, 168
 THUMB_W, THUMB_H = 168, 120
+#: A grid thumbnail carries its pixels at 1/THUMB_DETAIL of the size it is shown at, a
+#: side (rounded up), and the renderer scales them up (bilinear): a preview needs no more,
+#: and every pixel is four ints in each scene handed out.
+THUMB_DETAIL = 2
 ERROR = (192, 28, 40, 255)
 BANNER = (252, 228, 230, 255)
 PANE = "grid"
@@ -623,7 +628,9 @@ class Photos(App):
                 key.append((name, "error"))
                 continue
             tw, th = rs.fit(pic.width, pic.height, THUMB_W, THUMB_H)
-            cells.append((name, rs.scene_image(("thumb", pic.digest), rs.rotated(pic, 0), tw, th)))
+            pw, ph = rs.fit(pic.width, pic.height, -(-tw // THUMB_DETAIL), -(-th // THUMB_DETAIL))
+            image = rs.scene_image(("thumb", pic.digest), rs.rotated(pic, 0), pw, ph)
+            cells.append((name, (image, tw, th)))
             key.append((name, pic.digest))
         return rs.Held(("grid", folder, tuple(key)), cells)
 
@@ -887,9 +894,9 @@ class Photos(App):
                         target=target,
                     )
                 else:
-                    tw, th = thumb.width, thumb.height
+                    image, tw, th = thumb
                     p.paint(
-                        thumb,
+                        image,
                         Rect(
                             cell.x + (cell.width - tw) // 2,
                             cell.y + 8 + (THUMB_H - th) // 2,

@@ -809,23 +809,19 @@ class Spreadsheet(App):
             semantic=Semantic("button", "Select All", None, False, True),
         )
         # cells
-        multi = span[0] != span[2] or span[1] != span[3]
+        multi = span if span[0] != span[2] or span[1] != span[3] else None
         with p.clipped(g.area):
-            for i in range(g.rows):
-                r = g.top + i
-                view = _row_view(sheet, r, g.left, g.cols)
-                sel_cols = (span[0], span[2]) if multi and span[1] <= r <= span[3] else None
-                y = g.y0 + i * ROW_H
-                p.reuse(
-                    ("ss-row", r, g.left, y, g.x0, view, sel_cols),
-                    _paint_row,
-                    y,
-                    r,
-                    g.left,
-                    g.x0,
-                    view,
-                    sel_cols,
-                )
+            views = tuple(_row_view(sheet, g.top + i, g.left, g.cols) for i in range(g.rows))
+            p.reuse(
+                ("ss-cells", g.top, g.left, g.x0, g.y0, views, multi),
+                _paint_cells,
+                g.top,
+                g.left,
+                g.x0,
+                g.y0,
+                views,
+                multi,
+            )
             self._paint_selection(p, state, g, span, active)
         # scroll panes and bars
         p.scroll(V_PANE, g.area, MAX_ROWS * ROW_H, g.top * ROW_H)
@@ -2486,6 +2482,26 @@ def _paint_row_heads(p: Painter, g: _Geom, span: tuple) -> None:
                 Rect((ROWHEAD_W - w) // 2, y + (ROW_H - h) // 2, w, h),
                 key=("rowhead-text", r),
             )
+
+
+def _paint_cells(
+    p: Painter, top: int, left: int, x0: int, y0: int, views: tuple, multi: tuple | None
+) -> None:
+    """The visible rows (each its own piece too: a change to one row repaints that row)."""
+    for i, view in enumerate(views):
+        r = top + i
+        sel_cols = (multi[0], multi[2]) if multi is not None and multi[1] <= r <= multi[3] else None
+        y = y0 + i * ROW_H
+        p.reuse(
+            ("ss-row", r, left, y, x0, view, sel_cols),
+            _paint_row,
+            y,
+            r,
+            left,
+            x0,
+            view,
+            sel_cols,
+        )
 
 
 def _paint_row(

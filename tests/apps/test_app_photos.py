@@ -184,6 +184,34 @@ def test_an_empty_folder_says_so():
     assert "No PNG or JPEG images in Empty" in _texts(env)
 
 
+def test_grid_thumbnails_show_at_full_size_from_half_the_pixels_a_side():
+    wide = io.BytesIO()
+    Image.new("RGB", (320, 200), RED).save(wide, "PNG")
+    files = {
+        "Pictures/wide.png": _url(wide.getvalue()),
+        "Pictures/small.png": _url(_marked(30, 30)),
+    }
+    env = _env(_world(files))
+    _launch(env)
+    thumbs = {}
+    for n in _scene(env)["nodes"]:
+        if n["primitive"]["kind"] == "image":
+            thumbs[n["interaction"].rsplit(":", 1)[1]] = n
+    sizes = {
+        name: (
+            n["bounds"]["width"],
+            n["bounds"]["height"],
+            n["primitive"]["width"],
+            n["primitive"]["height"],
+        )
+        for name, n in thumbs.items()
+    }
+    assert photos.THUMB_DETAIL == 2
+    assert sizes == {"wide.png": (168, 105, 84, 52), "small.png": (30, 30, 15, 15)}
+    # the box filter keeps the green top-left corner of the small picture
+    assert bytes(thumbs["small.png"]["primitive"]["rgba"][:4]) == bytes((*GREEN, 255))
+
+
 # -- viewing and moving ----------------------------------------------------------------------
 
 
