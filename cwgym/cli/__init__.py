@@ -24,6 +24,7 @@ from cwgym.cli import (
     play,
     procedure,
     render,
+    rollouts,
     train,
     verify,
     view,
@@ -39,7 +40,7 @@ from cwgym.cli.common import (
     unknown_env,
 )
 
-SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset, play, train, eval, verify, view)
+SUBCOMMANDS = (demo, worlds, envs, render, procedure, dataset, play, train, eval, rollouts, verify, view)
 
 
 def build_parser() -> argparse.ArgumentParser:

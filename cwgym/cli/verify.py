@@ -15,6 +15,15 @@ final state hash with the recorded ones. A log that stops before its episode end
 record the agent failure that stopped it. The scores in ``results.json`` must be what the
 episodes summarize to. The first mismatch of each episode is reported naming the episode;
 any mismatch exits 1.
+
+A directory ``cwgym rollouts`` wrote is told by its ``rollouts.json`` and checked the same
+way, episode by episode: each file listed and no other, its seed the run's seed plus its
+index, its action log replayed on that seed and the rewards, return, steps, success, done
+flags, state hashes and final state hash compared (an episode cut by ``--max-steps`` counts
+as truncated there), and the index's summary recomputed. A rollouts directory is not a
+leaderboard submission: there is no suite, so no rule on which or how many episodes it
+holds, and ``--suite`` and the secret options do not apply. The recorded ``infos`` and
+frames are not re-derived; only that a frame exists for the reset and every step is.
 """
 
 from __future__ import annotations
@@ -37,12 +46,15 @@ from cwgym.cli.eval import (
     summarize,
 )
 from cwgym.leaderboard.splits import SecretError, Split
+from cwgym.rl.rollouts import INDEX_FILE, RolloutError, episode_file, frames_folder, read_index
 
-__all__ = ["Refused", "check", "verify"]
+__all__ = ["Refused", "check", "check_rollouts", "verify"]
 
 COMPARED = ("world", "procedure", "machine", "config", "max_episode_steps", "rewards", "return", "steps", "success", "terminated", "truncated", "families", "final_state_hash")
 #: Compared when the record has them (submissions from before they were recorded do not).
 COMPARED_IF_RECORDED = ("state_hashes",)
+#: Compared for each episode of a rollouts directory (``truncated`` and the step limit apart).
+ROLLOUT_COMPARED = ("world", "procedure", "machine", "config", "rewards", "return", "steps", "success", "terminated", "families", "final_state_hash")
 
 
 class Refused(Exception):
@@ -50,8 +62,8 @@ class Refused(Exception):
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("verify", help="replay a submission without the agent and recompute its scores")
-    parser.add_argument("dir", help="a directory cwgym eval wrote (submission.json, results.json)")
+    parser = sub.add_parser("verify", help="replay a submission or a rollouts directory without the agent and recompute its scores")
+    parser.add_argument("dir", help="a directory cwgym eval wrote (submission.json, results.json) or cwgym rollouts wrote (rollouts.json)")
     parser.add_argument("--suite", help="verify against this suite (name or path) instead of the one the submission names")
     add_secret_options(parser, "the submission was played on")
     parser.set_defaults(run=run)
@@ -97,6 +109,11 @@ def _complete(suite: dict[str, Any], episodes: list[Any]) -> None:
         raise Refused(f"the submission is incomplete: suite {suite['suite']} requires {wanted} episodes of {env_id}, it holds {got}{more}")
 
 
+def _differing_step(recorded: list[Any], again: list[Any]) -> int:
+    """The first step (from 1) whose state hash differs between two lists of them."""
+    return next((k for k, (a, b) in enumerate(zip(recorded, again), 1) if a != b), min(len(recorded), len(again)) + 1)
+
+
 def _episode_problems(record: dict[str, Any], seeds: dict[str, list[int]], split: Split, seen: set[str]) -> list[str]:
     env_id, index = record.get("env_id"), record.get("index")
     name = str(record.get("episode", "?"))
@@ -124,8 +141,7 @@ def _episode_problems(record: dict[str, Any], seeds: dict[str, list[int]], split
         if record.get(key) != replayed[key]
     ]
     if "state_hashes" in record and record["state_hashes"] != replayed["state_hashes"]:  # see COMPARED_IF_RECORDED
-        recorded, again = record["state_hashes"], replayed["state_hashes"]
-        step = next((k for k, (a, b) in enumerate(zip(recorded, again), 1) if a != b), min(len(recorded), len(again)) + 1)
+        step = _differing_step(record["state_hashes"], replayed["state_hashes"])
         problems.append(f"episode {name}: the state hash after step {step} differs from the replay's")
     if not problems and record.get("failure") is None and not (replayed["terminated"] or replayed["truncated"]):
         problems.append(f"episode {name}: its log stops before the episode ended, yet it records no agent failure")
@@ -139,9 +155,16 @@ def check(directory: Path, suite: str | None = None, secret: bytes | None = None
     or a path), by default the suite the submission names, looked up by name: a
     submission cannot bring its own suite file.
 
+    A directory with a ``rollouts.json`` is a rollouts directory, checked by
+    :func:`check_rollouts` (``suite`` and ``secret`` do not apply to it).
+
     Raises:
         Refused: a submission that cannot be judged (see the module's docstring).
     """
+    if (directory / INDEX_FILE).is_file():
+        if suite is not None or secret is not None:
+            raise Refused(f"{directory} is a rollouts directory ({INDEX_FILE}): --suite and the secret options apply to submissions only")
+        return check_rollouts(directory, progress)
     try:
         submission = json.loads((directory / "submission.json").read_text())
     except (OSError, json.JSONDecodeError) as exc:
@@ -185,6 +208,109 @@ def check(directory: Path, suite: str | None = None, secret: bytes | None = None
     return problems
 
 
+# -- rollouts directories ----------------------------------------------------------------------
+def _listing_problems(directory: Path, index: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The index's file entries that name their episode correctly, and the problems of the others and of unlisted files."""
+    seed, count, files = index.get("seed"), index.get("episodes"), index.get("files")
+    if not (isinstance(seed, int) and isinstance(count, int) and count >= 1 and isinstance(files, list)):
+        raise Refused(f"{directory / INDEX_FILE} does not give a seed, an episode count and a file list")
+    problems = []
+    if index.get("seeds") != [seed + i for i in range(count)]:
+        problems.append(f"{INDEX_FILE}: seeds {_short(index.get('seeds'))} are not {seed}..{seed + count - 1}")
+    if len(files) != count:
+        problems.append(f"{INDEX_FILE}: {len(files)} files listed for {count} episodes")
+    good = []
+    for i, entry in enumerate(files):
+        want = episode_file(i, seed + i)
+        if not isinstance(entry, dict) or entry.get("index") != i or entry.get("seed") != seed + i or entry.get("file") != want:
+            problems.append(f"{INDEX_FILE}: files[{i}] is {_short(entry)}, not episode {i} on seed {seed + i} in {want}")
+        else:
+            good.append(entry)
+    listed = {e["file"] for e in good} | {e["frames"]["folder"] for e in good if isinstance(e.get("frames"), dict)}
+    for folder in ("episodes", "frames"):
+        if (directory / folder).is_dir():
+            extra = sorted(f"{folder}/{p.name}" for p in (directory / folder).iterdir() if f"{folder}/{p.name}" not in listed)
+            problems += [f"{name} is not listed in {INDEX_FILE} (a file of another run?)" for name in extra]
+    return good, problems
+
+
+def _rollout_problems(directory: Path, entry: dict[str, Any], index: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
+    """One listed episode checked and replayed: its record (``None`` if unreadable) and its problems."""
+    name = entry["file"]
+    try:
+        record = json.loads((directory / name).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, [f"{name}: cannot read it ({exc})"]
+    if not isinstance(record, dict):
+        return None, [f"{name}: not an episode record"]
+    wanted = {"env_id": index.get("env_id"), "index": entry["index"], "seed": entry["seed"], "engine_version": engine_version,
+              "max_episode_steps": index.get("max_episode_steps")}
+    wrong = [f"{name}: {key} is {_short(record.get(key))}, the run's is {_short(value)}" for key, value in wanted.items() if record.get(key) != value]
+    if wrong:
+        return record, wrong[:1]
+    try:
+        replayed = replay_episode(record, entry["seed"])
+    except Exception as exc:
+        return record, [f"{name}: the replay failed: {type(exc).__name__}: {exc}"]
+    limit = index.get("max_episode_steps")
+    truncated = replayed["truncated"] or (limit is not None and replayed["steps"] >= limit)  # as Gymnasium's TimeLimit, done or not
+    replayed = {**replayed, "truncated": truncated}
+    problems = [
+        f"{name}: {key} recorded {_short(record.get(key))}, replay gives {_short(replayed[key])}"
+        for key in (*ROLLOUT_COMPARED, "truncated")
+        if record.get(key) != replayed[key]
+    ]
+    if record.get("state_hashes") != replayed["state_hashes"]:
+        step = _differing_step(record.get("state_hashes") or [], replayed["state_hashes"])
+        problems.append(f"{name}: the state hash after step {step} differs from the replay's")
+    if not problems and record.get("failure") is None and not (replayed["terminated"] or truncated):
+        problems.append(f"{name}: its log stops before the episode ended, yet it records no agent failure")
+    frames = entry.get("frames")
+    if isinstance(frames, dict):
+        folder = directory / frames_folder(entry["index"], entry["seed"])
+        have = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+        want = sorted(f"{k}.png" for k in range(replayed["steps"] + 1))
+        if have != want or frames.get("count") != len(want):
+            problems.append(f"{name}: {frames_folder(entry['index'], entry['seed'])} holds {len(have)} frames, not one for the reset and each of its {replayed['steps']} steps")
+    return record, problems
+
+
+def check_rollouts(directory: Path, progress: bool = False) -> list[str]:
+    """Every problem with the rollouts directory ``directory`` (empty when it verifies).
+
+    Raises:
+        Refused: no readable ``rollouts.json`` of this format, another engine's run, or an
+            env id this data folder does not register.
+    """
+    import gymnasium as gym
+
+    import cwgym.rl  # noqa: F401  (registers the envs)
+
+    try:
+        index = read_index(directory)
+    except RolloutError as exc:
+        raise Refused(str(exc)) from None
+    if index.get("engine_version") != engine_version:
+        raise Refused(f"the rollouts were played by engine {index.get('engine_version')}, this is engine {engine_version}: verify with that cwgym")
+    if index.get("env_id") not in gym.registry:
+        raise Refused(f"the rollouts' env {index.get('env_id')!r} is not registered here (`cwgym list` lists the envs; --data for a clone's own)")
+    entries, problems = _listing_problems(directory, index)
+    records = []
+    from tqdm import tqdm
+
+    for entry in tqdm(entries, desc="verify", unit="ep", disable=not progress):
+        record, found = _rollout_problems(directory, entry, index)
+        problems += found
+        if record is not None:
+            records.append(record)
+    summary = summarize(records)
+    if not problems and index.get("summary") != summary:
+        recorded = index.get("summary")
+        recorded = recorded.get("overall") if isinstance(recorded, dict) else recorded
+        problems.append(f"{INDEX_FILE} summary: {_short(recorded)} is not what the episodes give {_short(summary['overall'])}")
+    return problems
+
+
 def verify(directory: Path, suite: str | None = None, secret: bytes | None = None, progress: bool = False) -> list[str]:
     """:func:`check`, with a refusal as the one problem: empty when the submission verifies."""
     try:
@@ -205,6 +331,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"cwgym verify: {p}", file=sys.stderr)
         print(f"cwgym verify: REJECTED {directory} ({len(problems)} problem(s))", file=sys.stderr)
         return 1
+    if (directory / INDEX_FILE).is_file():
+        index = read_index(directory)
+        print(f"cwgym verify: {directory}: {index['episodes']} rollouts of {index['agent']} on {index['env_id']} replayed; "
+              "every score and state hash matches")
+        return 0
     submission = json.loads((directory / "submission.json").read_text())
     split = "hidden" if submission["split"]["kind"] == "hidden" else "public"
     print(
