@@ -1,6 +1,6 @@
 """``cwgym rollouts``: play an agent on one env over many seeds, in this process or on Ray, and keep every episode.
 
-    cwgym rollouts --env cwgym/easy-open-app-v1 --agent baselines.random_agent:make_agent --episodes 100 --out runs/random
+    cwgym rollouts --env cwgym/easy-open-app-v1 --agent baselines.random_agent:make_instance_agent --episodes 100 --out runs/random
     cwgym rollouts --env cwgym/easy-new-folder-v1 --agent baselines.expert:make_agent --privileged --episodes 200 --workers 8 --out runs/expert
     cwgym rollouts --env cwgym/easy-open-app-v1 --agent my_agent.py:make_agent --episodes 1000 --workers 32 --address ray://head:10001 --out runs/mine
 

@@ -16,7 +16,7 @@ from cwgym.leaderboard.sealing import AGENT_INFO
 from cwgym.rl.rollouts import ROLLOUTS_FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
-RANDOM = "baselines.random_agent:make_agent"
+RANDOM = "baselines.random_agent:make_instance_agent"
 EXPERT = "baselines.expert:make_agent"
 #: Each run: options, and the seeds its episodes play.
 CASES = {
@@ -111,6 +111,8 @@ def test_the_episodes_are_eval_records_of_their_own_seeds(played):
         assert set(record["reset_info"]) <= set(AGENT_INFO) and "instruction" in record["reset_info"]
         assert all(set(info) <= set(AGENT_INFO) for info in record["infos"])
     assert len({r["final_state_hash"] for r in records}) == 3  # each seed its own task instance
+    if case == "random":  # a fresh agent per episode still plays each instance its own way
+        assert len({tuple(map(str, r["actions"])) for r in records}) == 3
     expected = 1.0 if case == "expert" else 0.0
     assert index["summary"]["overall"]["success_rate"] == expected
     assert all(r["success"] == (case == "expert") for r in records)
