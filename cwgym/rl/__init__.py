@@ -11,6 +11,9 @@ Importing this package registers every entry of ``envs/*.json`` as ``cwgym/<name
 * :class:`ComputerVectorEnv`, :class:`SharedMemoryVectorEnv` — many worlds in one process,
   or in worker processes with observations in shared memory (``cwgym.rl.vector``,
   ``cwgym.rl.shared_memory``);
+* :class:`~cwgym.rl.ray.RayVectorEnv` — the worlds in Ray actors, restarted from checkpoints
+  (``cwgym.rl.ray``, ``backend="ray"``; imported only then, so ``import cwgym`` never loads Ray);
+* :mod:`cwgym.rl.rollouts` — an agent's episodes on many seeds, locally or on Ray (``cwgym rollouts``);
 * :func:`load_suites`, :func:`register_envs`, :func:`reload_envs` — the suite files and
   their registration; :func:`register_procedure` — a procedure given as data, as an env;
 * :func:`expert_rollout` — the procedure's expert played through an env's own interface.

@@ -90,13 +90,46 @@ class ComputerVectorEnv(BatchedVectorEnv):
         self._renderers = []
 
 
-def make_vector_env(num_envs: int = 1, *, workers: int = 0, context: str | None = None, **kwargs: Any) -> VectorEnv:
-    """The ``vector_entry_point`` of every cwgym env: in process, or in ``workers`` processes.
+def make_vector_env(
+    num_envs: int = 1,
+    *,
+    backend: str = "local",
+    workers: int = 0,
+    context: str | None = None,
+    actors: int | None = None,
+    address: str | None = None,
+    checkpoint_every: int | None = None,
+    max_restarts: int | None = None,
+    **kwargs: Any,
+) -> VectorEnv:
+    """The ``vector_entry_point`` of every cwgym env: in process, in ``workers`` processes,
+    or in Ray actors.
 
-    ``kwargs`` are the env's configuration plus ``render_mode`` and ``copy``.
+    ``backend="local"`` runs the worlds in this process (:class:`ComputerVectorEnv`), or in
+    ``workers`` processes (:class:`~cwgym.rl.shared_memory.SharedMemoryVectorEnv`, started
+    with ``context``). ``backend="ray"`` runs them in ``actors`` Ray actors
+    (:class:`~cwgym.rl.ray.RayVectorEnv`, with ``address``, ``checkpoint_every`` and
+    ``max_restarts``; Ray is imported only then). ``kwargs`` are the env's configuration plus
+    ``render_mode`` and ``copy``.
+
+    Raises:
+        ValueError: an unknown backend, or an option the chosen backend does not take.
     """
-    if workers:
-        return SharedMemoryVectorEnv(num_envs, workers=workers, context=context, **kwargs)
-    if context is not None:
-        raise ValueError("context applies only with workers > 0")
-    return ComputerVectorEnv(num_envs, **kwargs)
+    ray_options = {"actors": actors, "address": address, "checkpoint_every": checkpoint_every, "max_restarts": max_restarts}
+    if backend == "local":
+        given = [name for name, value in ray_options.items() if value is not None]
+        if given:
+            raise ValueError(f"make_vector_env: {', '.join(given)} only apply with backend='ray', not 'local'")
+        if workers:
+            return SharedMemoryVectorEnv(num_envs, workers=workers, context=context, **kwargs)
+        if context is not None:
+            raise ValueError("context applies only with workers > 0")
+        return ComputerVectorEnv(num_envs, **kwargs)
+    if backend == "ray":
+        given = [name for name, value in (("workers", workers), ("context", context)) if value]
+        if given:
+            raise ValueError(f"make_vector_env: {', '.join(given)} only apply with backend='local', not 'ray'")
+        from cwgym.rl.ray import RayVectorEnv
+
+        return RayVectorEnv(num_envs, **{k: v for k, v in ray_options.items() if v is not None}, **kwargs)
+    raise ValueError(f"make_vector_env: backend must be one of 'local', 'ray', got {backend!r}")
