@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 from cwgym.procedures.dates import format_date
@@ -26,11 +27,13 @@ class TemplateError(ValueError):
 
 
 class Ref:
-    """One parsed placeholder."""
+    """One parsed placeholder (read-only: :func:`parse_ref` hands the same one to every
+    caller that parses the same text)."""
 
     __slots__ = ("captured", "filters", "name", "numeric", "path", "text")
 
-    def __init__(self, text: str, numeric: bool, captured: bool, name: str, path: tuple[str, ...], filters: list[tuple[str, str | None]]) -> None:
+    def __init__(self, text: str, numeric: bool, captured: bool, name: str, path: tuple[str, ...],
+                 filters: tuple[tuple[str, str | None], ...]) -> None:
         self.text = text
         self.numeric = numeric
         self.captured = captured
@@ -40,7 +43,15 @@ class Ref:
 
 
 def parse_ref(inner: str) -> Ref | None:
-    """The placeholder inside ``{{...}}``; ``None`` for the pattern tokens ``?`` and ``*``."""
+    """The placeholder inside ``{{...}}``; ``None`` for the pattern tokens ``?`` and ``*``.
+
+    Memoised by the text (bounded): a procedure drawn for many seeds parses its
+    placeholders once."""
+    return _parse_ref(inner)
+
+
+@lru_cache(maxsize=4096)
+def _parse_ref(inner: str) -> Ref | None:
     if inner.strip() in PATTERN_TOKENS:
         return None
     match = _REF.match(inner)
@@ -54,7 +65,7 @@ def parse_ref(inner: str) -> Ref | None:
             raise TemplateError(f"unknown filter {name!r} in {{{{{inner}}}}} (known: {', '.join(sorted(FILTERS))})")
         filters.append((name, arg if sep else None))
     path = tuple(p for p in match["path"].split(".") if p)
-    return Ref(inner, bool(match["num"]), bool(match["cap"]), match["name"], path, filters)
+    return Ref(inner, bool(match["num"]), bool(match["cap"]), match["name"], path, tuple(filters))
 
 
 def refs(text: str) -> list[Ref]:
@@ -137,6 +148,8 @@ def render(text: str, params: Mapping[str, Any], captures: Mapping[str, Any] | N
     given and left as they are otherwise. A string that is exactly one ``{{#...}}``
     placeholder becomes a JSON number.
     """
+    if "{{" not in text:  # no placeholder: most strings of a procedure
+        return text
     whole = TOKEN.fullmatch(text)
     if whole is not None:
         ref = parse_ref(whole[1])

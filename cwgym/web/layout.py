@@ -78,7 +78,11 @@ from cwgym.protocol.page import Image as PageImage
 from cwgym.protocol.page import Text as PageText
 from cwgym.scene import Box, NodeState, Path, Primitive, Rect, Region, RoundedBox, Semantic
 from cwgym.scene import Text as Run
-from cwgym.text import ShapedRun, ascent, ellipsize, line_height, measure, shape, wrap
+from cwgym.text import ShapedRun, shape, wrap
+from cwgym.text import ascent as _text_ascent
+from cwgym.text import ellipsize as _text_ellipsize
+from cwgym.text import line_height as _text_line_height
+from cwgym.text import measure as _text_measure
 
 __all__ = [
     "HSCROLL_BAR",
@@ -158,6 +162,14 @@ BUTTON_BG = (233, 233, 237, 255)
 FOCUS = (0, 96, 223, 255)
 BULLETS = ("•", "◦", "▪")
 _NO_OFFSETS: Mapping[str, int] = MappingProxyType({})
+
+#: :mod:`cwgym.text`'s metrics and widths, asked for again and again by every page (a
+#: checkbox asks the body font's line height three times): the same answers, memoised by
+#: their arguments (bounded; ``typed`` so ``True`` is not taken for size 1).
+ascent = lru_cache(maxsize=256, typed=True)(_text_ascent)
+line_height = lru_cache(maxsize=256, typed=True)(_text_line_height)
+measure = lru_cache(maxsize=4096, typed=True)(_text_measure)
+ellipsize = lru_cache(maxsize=4096, typed=True)(_text_ellipsize)
 
 
 class LayoutError(ValueError):

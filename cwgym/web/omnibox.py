@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Literal
 from urllib.parse import quote, quote_plus
 
@@ -115,6 +116,17 @@ def check_engine(template: str) -> str:
     Raises:
         ValueError: it is not (a world's ``metadata.search_engine`` should be checked early).
     """
+    if type(template) is str:  # every page load asks about the same few templates
+        return _checked_engine(template)
+    return _check_engine(template)
+
+
+@lru_cache(maxsize=64)
+def _checked_engine(template: str) -> str:
+    return _check_engine(template)
+
+
+def _check_engine(template: str) -> str:
     if not isinstance(template, str) or "%s" not in template:
         raise ValueError(f"a search engine template must hold %s for the query, not {template!r}")
     if not re.match(r"https?://[^/?#\s]", template, re.I):
@@ -244,11 +256,13 @@ def _shape(text: str) -> _Target | None:
     return _Target(host, port, rest, address)
 
 
+@lru_cache(maxsize=1024)
 def _explicit(scheme: str, after: str) -> str:
     """Rule 2: the canonical form of an http(s) URL typed with its scheme.
 
     Slashes after the colon are taken in any number (``https:github.com``, ``http:///x``),
-    as Chrome's fix-up does; the host then must be present and well formed.
+    as Chrome's fix-up does; the host then must be present and well formed. A pure function
+    of the text, memoised (bounded): an env's every reset opens the same page.
     """
     authority, rest = _split(after.lstrip("/"))
     if not authority:
