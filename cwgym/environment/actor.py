@@ -56,7 +56,8 @@ class Environment:
 
     def scene(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The retained scene at this viewport, as plain data; needs semantic.v1 or pixels.v1."""
-        return clone(self._runtime.visual(self._id, width, height, "scene"))
+        # Scene.to_plain builds every dict and list afresh: the caller owns them without a copy.
+        return self._runtime.visual(self._id, width, height, "scene")
 
     def render(self, width: int = 1024, height: int = 768) -> dict[str, Any]:
         """The frame ``{"width", "height", "rgba"}``; needs semantic.v1 or pixels.v1."""
