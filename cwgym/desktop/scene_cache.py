@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from cwgym.desktop.semantic import semantic_view
+from cwgym.desktop.semantic import Template, semantic_view
 from cwgym.scene import Node, Scene, ScrollArea, TextBuffer
 from cwgym.scene.hit import HitPart
 
@@ -28,8 +28,9 @@ class Chunk:
     """Painted nodes (stamped, in painter order) and what the painting published.
 
     ``focused`` is the interaction that has the keyboard in this chunk, if any;
-    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection and ``hits``
-    its hit records (see :meth:`~cwgym.scene.Scene.composed_of`).
+    ``semantic`` caches the chunk's part of the ``semantic.v1`` projection (its elements
+    and text, copied whenever handed out) and ``hits`` its hit records (see
+    :meth:`~cwgym.scene.Scene.composed_of`).
     """
 
     __slots__ = ("buffers", "focus", "focused", "hits", "nodes", "scrolls", "semantic")
@@ -42,7 +43,7 @@ class Chunk:
         self.scrolls = scrolls
         self.focus = focus
         self.focused = focused
-        self.semantic: bytes | None = None
+        self.semantic: tuple[list, list] | None = None
         self.hits: HitPart | None = None
 
 
@@ -65,8 +66,8 @@ class SceneCache:
         self.states: OrderedDict[Any, Scene] = OrderedDict()
         self.scenes: OrderedDict[Any, Scene] = OrderedDict()
         self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
-        self.views: OrderedDict[int, bytes] = OrderedDict()
-        self.semantic: tuple[int, bytes] | None = None
+        self.views: OrderedDict[int, Template] = OrderedDict()
+        self.semantic: tuple[int, Template] | None = None
 
     def chunk(self, key: Any) -> Chunk | None:
         return recall(self.chunks, key)
@@ -76,8 +77,10 @@ class SceneCache:
 
     def projection(self, scene: Scene) -> dict[str, Any]:
         """The ``semantic.v1`` projection of a scene this cache composed (a fresh dict)."""
-        encoded = recall(self.views, scene.digest)
-        self.semantic = (scene.digest, encoded) if encoded is not None else None
+        if self.semantic is not None and self.semantic[0] == scene.digest:
+            return semantic_view(scene, self)  # the screen of the last look, as most steps see
+        kept = recall(self.views, scene.digest)
+        self.semantic = (scene.digest, kept) if kept is not None else None
         view = semantic_view(scene, self)
         remember(self.views, *self.semantic)
         return view

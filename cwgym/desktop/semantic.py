@@ -27,16 +27,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from cwgym.scene import Node, Rect, Scene, Text, UiText, UiTextBold
 from cwgym.scene.accessibility import controls
 
 __all__ = ["semantic_view"]
 
 _TEXT = (UiText, UiTextBold, Text)
-_encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder().decode
+_copy = dict.copy
 
 
 def _rect(r: Any) -> dict[str, int]:
@@ -84,7 +81,17 @@ def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list,
     return elements, text
 
 
-def _build(scene: Scene, chunks: list | None) -> dict[str, Any]:
+def _fresh(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of element or text entries, each with its own ``bounds`` (every other value in
+    an entry is a string, a number, a bool or ``None``, which the copies may share)."""
+    out = list(map(_copy, items))
+    for item in out:
+        item["bounds"] = item["bounds"].copy()
+    return out
+
+
+def _head(scene: Scene) -> dict[str, Any]:
+    """The projection without its elements and text."""
     windows = []
     title = "Desktop"
     for w in scene.windows:
@@ -104,17 +111,6 @@ def _build(scene: Scene, chunks: list | None) -> dict[str, Any]:
         windows.append(d)
         if w.focused:
             title = w.title
-    viewport = scene.viewport
-    if chunks is None:
-        elements, text = _part(scene.painted(), scene.focus.interaction, viewport)
-    else:
-        elements, text = [], []
-        for chunk in chunks:
-            if chunk.semantic is None:
-                chunk.semantic = _encode(_part(chunk.nodes, chunk.focused, viewport))
-            e, t = _decode(chunk.semantic)
-            elements.extend(e)
-            text.extend(t)
     f = scene.focus
     focus: dict[str, Any] = {}
     if f.window is not None:
@@ -128,23 +124,65 @@ def _build(scene: Scene, chunks: list | None) -> dict[str, Any]:
         "title": title,
         "screen": {"width": scene.width, "height": scene.height},
         "windows": windows,
-        "elements": elements,
-        "text": text,
+        "elements": None,  # filled by Template.view (the keys keep the projection's order)
+        "text": None,
         "focus": focus,
     }
 
 
+class Template:
+    """A projection kept to be handed out again: its head, elements and text, gathered
+    from the painted chunks' shares (or the whole scene's). Nothing in it is ever handed
+    out; :meth:`view` builds a copy that shares only immutable values with it."""
+
+    __slots__ = ("elements", "head", "text")
+
+    def __init__(self, head: dict[str, Any], parts: list[tuple[list, list]]) -> None:
+        self.head = head
+        self.elements = [e for part_elements, _ in parts for e in part_elements]
+        self.text = [t for _, part_text in parts for t in part_text]
+
+    def view(self) -> dict[str, Any]:
+        """A fresh projection: every dict and list in it is new."""
+        head = self.head
+        windows = []
+        for w in head["windows"]:
+            w = w.copy()
+            w["bounds"] = w["bounds"].copy()
+            if "exposed" in w:
+                w["exposed"] = w["exposed"].copy()
+            windows.append(w)
+        view = head.copy()
+        view["screen"] = head["screen"].copy()
+        view["windows"] = windows
+        view["elements"] = _fresh(self.elements)
+        view["text"] = _fresh(self.text)
+        view["focus"] = head["focus"].copy()
+        return view
+
+
+def _template(scene: Scene, chunks: list | None) -> Template:
+    viewport = scene.viewport
+    if chunks is None:
+        return Template(_head(scene), [_part(scene.painted(), scene.focus.interaction, viewport)])
+    parts = []
+    for chunk in chunks:
+        if chunk.semantic is None:
+            chunk.semantic = _part(chunk.nodes, chunk.focused, viewport)
+        parts.append(chunk.semantic)
+    return Template(_head(scene), parts)
+
+
 def semantic_view(scene: Scene, cache: Any = None) -> dict[str, Any]:
-    """The projection of a stamped native-size scene (a fresh dict each call).
+    """The projection of a stamped native-size scene (a fresh dict each call: nothing in
+    it is shared with a cache or an earlier call but strings, numbers and bools).
 
     ``cache`` (the seat's :class:`~cwgym.desktop.compositor.SceneCache`) keeps the last
     projection by scene digest and each painted chunk's share of it, so a change to one
     window rebuilds that window's part only.
     """
     if cache is None:
-        return _build(scene, None)
-    if cache.semantic is not None and cache.semantic[0] == scene.digest:
-        return _decode(cache.semantic[1])
-    view = _build(scene, cache.parts.get(scene.digest))
-    cache.semantic = (scene.digest, _encode(view))
-    return view
+        return _template(scene, None).view()
+    if cache.semantic is None or cache.semantic[0] != scene.digest:
+        cache.semantic = (scene.digest, _template(scene, cache.parts.get(scene.digest)))
+    return cache.semantic[1].view()

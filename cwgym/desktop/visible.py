@@ -40,18 +40,28 @@ def visible_parts(desk: Desktop, apps: AppLookup) -> dict[str, Any]:
     present before and after; a change in it is reported as ``window.focused`` (raising).
     """
     windows: dict[int, dict[str, Any]] = {}
+    found: dict[str, tuple[tuple[str, ...], Any]] = {}  # app id -> (focus keys, location or None)
     for wid in sorted(desk.windows):
         win = desk.windows[wid]
-        app = apps.get(win.app)
-        content, focus = win.split_digests(app.focus_keys if app is not None else ())
+        hooks = found.get(win.app)
+        if hooks is None:
+            app = apps.get(win.app)
+            if app is None:
+                hooks = ((), None)
+            else:
+                located = type(app).location is not App.location
+                hooks = (app.focus_keys, app.location if located else None)
+            found[win.app] = hooks
+        focus_keys, location = hooks
+        content, focus = win.split_digests(focus_keys)
         windows[wid] = {
             effects.WINDOW_MOVED: (win.x, win.y, win.width, win.height, win.minimized, win.maximized),
             effects.WINDOW_TITLE: win.title,
             effects.DOCUMENT: win.document,
             effects.CONTENT: content,
             effects.FOCUS: focus,
-            effects.SCROLL: tuple(sorted(win.scroll.items())),
-            effects.NAVIGATE: app.location(win.state) if app is not None and type(app).location is not App.location else "",
+            effects.SCROLL: tuple(sorted(win.scroll.items())) if win.scroll else (),
+            effects.NAVIGATE: location(win.state) if location is not None else "",
         }
     return {
         "windows": windows,

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwgym.protocol.plain import clone
-
 if TYPE_CHECKING:
     from cwgym.environment.runtime import Runtime
 
@@ -45,7 +43,9 @@ class Environment:
         observation = runtime.observe(session) if session is not None else {"tick": now, "channels": {}}
         return {
             "observation": observation,  # the runtime's observe hands out values the caller owns
-            "outcomes": [clone(o.to_plain()) for o in outcomes],
+            # to_plain builds every dict and list afresh but ``value``, which the runtime
+            # made the caller's own when the action ran (see Runtime.step)
+            "outcomes": [o.to_plain() for o in outcomes],
             "tick": now,
             "pending": len(runtime.scheduler),
         }

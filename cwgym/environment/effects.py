@@ -20,7 +20,7 @@ from cwgym.apps import APPS
 from cwgym.desktop.state import Desktop
 from cwgym.desktop.visible import visible_parts
 from cwgym.kernel.digest import u64
-from cwgym.machine._userdata import peek
+from cwgym.machine._userdata import peek_all
 from cwgym.machine.notifications import NOTIFICATIONS_FILE
 from cwgym.machine.recent import RECENT_FILE
 from cwgym.machine.settings import SETTINGS_FILE
@@ -35,22 +35,22 @@ _WINDOWS = "windows"
 _STACK = "stack"
 _PER_WINDOW = (_WINDOWS, _STACK)
 _NO_DESKTOP = visible_parts(Desktop(), {})
+#: The tags of a projection the session's desktop on the machine gives.
+DESKTOP_PARTS = tuple(_NO_DESKTOP)
 #: The desktop's data files in the home and the tag a change to each is reported as.
-_DESKTOP_FILES = (
-    (effects.SETTINGS, SETTINGS_FILE),
-    (effects.NOTIFICATIONS, NOTIFICATIONS_FILE),
-    (effects.LIBRARY, RECENT_FILE),
-)
+_DESKTOP_TAGS = (effects.SETTINGS, effects.NOTIFICATIONS, effects.LIBRARY)
+_DESKTOP_FILES = (SETTINGS_FILE, NOTIFICATIONS_FILE, RECENT_FILE)
 
 
-def visible_projection(session: Session, machine: Machine, browsers: Any = None) -> dict[str, Any]:
+def visible_projection(
+    session: Session, machine: Machine, browsers: Any = None, *, desktop: bool = True
+) -> dict[str, Any]:
     """Tag -> value of each actor-visible part of ``machine`` for ``session``; ``browsers``
     (the world's ``browsers`` subsystem) adds the machine's headless browser: where it is
     (``navigate``), the page it shows (``document``) and what was typed into it
-    (``content``)."""
+    (``content``). Without ``desktop``, the :data:`DESKTOP_PARTS` are left out."""
     parts: dict[str, Any] = {effects.TERMINAL: session.terminal.get(machine.id), effects.CLIPBOARD: machine.clipboard}
-    for tag, relative in _DESKTOP_FILES:
-        parts[tag] = peek(machine, relative)
+    parts.update(zip(_DESKTOP_TAGS, peek_all(machine, _DESKTOP_FILES)))
     headless = browsers.by_machine.get(machine.id) if browsers is not None else None
     if headless is not None:
         tab = headless.state.active_tab
@@ -58,8 +58,9 @@ def visible_projection(session: Session, machine: Machine, browsers: Any = None)
         parts[effects.NAVIGATE] = (tab.id, tab.index, entry.url)
         parts[effects.DOCUMENT] = (entry.url, entry.title, entry.status, len(headless.state.tabs))
         parts[effects.CONTENT] = headless.fields
-    desk = session.desktops.get(machine.id)
-    parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
+    if desktop:
+        desk = session.desktops.get(machine.id)
+        parts.update(visible_parts(desk, APPS) if desk is not None else _NO_DESKTOP)
     return parts
 
 
@@ -67,34 +68,36 @@ def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machi
     changed = {tag for tag, value in after.items() if tag not in _PER_WINDOW and before.get(tag) != value}
     old = before.get(_WINDOWS, {})
     new = after.get(_WINDOWS, {})
-    opened = sorted(set(new) - set(old))
-    closed = sorted(set(old) - set(new))
-    if opened:
-        changed.add(effects.WINDOW_OPENED)
-    if closed:
-        changed.add(effects.WINDOW_CLOSED)
-    common = set(new) & set(old)
     url = None
-    for wid in common:
-        was, now = old[wid], new[wid]
-        changed.update(tag for tag, value in now.items() if was.get(tag) != value)
-        if now.get(effects.NAVIGATE) and was.get(effects.NAVIGATE) != now[effects.NAVIGATE]:
-            url = now[effects.DOCUMENT] or None
-    for wid in opened:  # a browser window that opened on a page navigated there
-        if new[wid].get(effects.NAVIGATE) and new[wid].get(effects.DOCUMENT):
-            changed.update((effects.NAVIGATE, effects.CONTENT))
-            url = new[wid][effects.DOCUMENT]
+    opened: list[int] = []
+    closed: list[int] = []
+    if old is not new:  # the same parts when the desktop was looked at once (see Runtime._run)
+        if old.keys() != new.keys():
+            opened = sorted(set(new) - set(old))
+            closed = sorted(set(old) - set(new))
+            if opened:
+                changed.add(effects.WINDOW_OPENED)
+            if closed:
+                changed.add(effects.WINDOW_CLOSED)
+        common = set(new) & set(old)
+        for wid in common:
+            was, now = old[wid], new[wid]
+            if was == now:
+                continue
+            changed.update(tag for tag, value in now.items() if was.get(tag) != value)
+            if now.get(effects.NAVIGATE) and was.get(effects.NAVIGATE) != now[effects.NAVIGATE]:
+                url = now[effects.DOCUMENT] or None
+        for wid in opened:  # a browser window that opened on a page navigated there
+            if new[wid].get(effects.NAVIGATE) and new[wid].get(effects.DOCUMENT):
+                changed.update((effects.NAVIGATE, effects.CONTENT))
+                url = new[wid][effects.DOCUMENT]
+        stack_before, stack_after = before.get(_STACK, ()), after.get(_STACK, ())
+        if stack_before != stack_after and (
+            [w for w in stack_before if w in common] != [w for w in stack_after if w in common]
+        ):
+            changed.add(effects.WINDOW_FOCUSED)
     if effects.NAVIGATE in after and before.get(effects.NAVIGATE) != after[effects.NAVIGATE]:
         url = after[effects.NAVIGATE][2]  # the headless browser's address
-    if [w for w in before.get(_STACK, ()) if w in common] != [w for w in after.get(_STACK, ()) if w in common]:
-        changed.add(effects.WINDOW_FOCUSED)
     plain = sorted((k, v) for k, v in after.items() if k != _WINDOWS and v is not None)
     state = u64((machine.visible_digest(), plain, sorted(new.items())))
-    return ActionEffect(
-        changed=sorted(changed),
-        state=state,
-        windows_opened=opened,
-        windows_closed=closed,
-        focused_window=after.get(effects.WINDOW_FOCUSED),
-        url=url,
-    )
+    return ActionEffect(sorted(changed), state, opened, closed, after.get(effects.WINDOW_FOCUSED), url)

@@ -42,6 +42,24 @@ def _hosts_address(data: bytes, name: str) -> str | None:
 #: Why a machine whose network is switched off reaches nothing beyond itself.
 OFFLINE = "the network is off on this machine (Wi-Fi or airplane mode)"
 
+#: (filesystem digest, home, host) -> (network on, ``/etc/hosts``' address for host):
+#: both read the machine's files only, and a digest names all of them. Emptied when full.
+_SEEN: dict[tuple[bytes, str, str], tuple[bool, str | None]] = {}
+_SEEN_KEPT = 1024
+
+
+def _way_out(machine: Any, host: str) -> tuple[bool, str | None]:
+    """Whether the machine's network is on, and the address its ``/etc/hosts`` lists for
+    ``host`` (``None`` for an address or a name it does not list): every request asks."""
+    key = (machine.fs.digest(), machine.home, host)
+    found = _SEEN.get(key)
+    if found is None:
+        found = (network_up(machine), None if is_address(host) else hosts_lookup(machine, host))
+        if len(_SEEN) >= _SEEN_KEPT:
+            _SEEN.clear()
+        _SEEN[key] = found
+    return found
+
 
 def _local(machine: Any, host: str) -> bool:
     """Whether ``host`` is the machine itself (loopback, its name or address), which it
@@ -123,9 +141,9 @@ def fetch_from(runtime: Any, machine_id: str, request: Request, actor: str | Non
         raise KeyError(machine_id)
     host = request.url.host
     machine = runtime.machines[machine_id]
-    if not _local(machine, host) and not network_up(machine):
+    up, address = _way_out(machine, host)
+    if not up and not _local(machine, host):
         raise NetError("unreachable", f"{host}: {OFFLINE}")
-    address = None if is_address(host) else hosts_lookup(machine, host)
     if address is not None:
         runtime.record("network.dns", machine_id, actor, {"name": host, "address": address, "cached": True, "from": "hosts"})
     return runtime.network.fetch(computer.node_id, request, machine_id, actor, address=address)

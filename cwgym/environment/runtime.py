@@ -12,7 +12,8 @@ runtime; action families, observation channels, sessions and replay receive it. 
 - its history: the hash-chained journal;
 - caches outside the state, keyed by content so they never change a result: the
   desktops' repaint caches (shared with forks and kept across restores) and the
-  incremental renderers of recent viewports.
+  incremental renderers of recent viewports; and the seat last made for each session's
+  desktop, reused only while it binds the very same objects.
 
 The internal API (used across the package; stable within an engine version):
 ``record``, ``step``, ``observe``, ``visual``, ``grant``, ``check_config``, ``session``,
@@ -38,7 +39,7 @@ from cwgym.desktop.state import Desktop
 from cwgym.desktop.themes import THEMES
 from cwgym.environment.browsers import Browsers  # noqa: F401 — the built-in subsystems register
 from cwgym.environment.channels import CHANNELS
-from cwgym.environment.effects import effect_between, visible_projection
+from cwgym.environment.effects import DESKTOP_PARTS, effect_between, visible_projection
 from cwgym.environment.extension import ActionContext, ActionFamily, ObservationChannel
 from cwgym.environment.external import Externals
 from cwgym.environment.families import FAMILIES
@@ -55,10 +56,11 @@ from cwgym.kernel.journal import JournalEntry
 from cwgym.kernel.scheduler import Scheduler
 from cwgym.kernel.state import KernelState
 from cwgym.kernel.subsystem import SUBSYSTEMS, SnapshotError, Subsystem, convert, ordered
-from cwgym.machine.invitations import poll_invitations
+from cwgym.machine._userdata import peek_all
+from cwgym.machine.invitations import ACCOUNT_FILE, poll_invitations
 from cwgym.machine.machine import Machine
 from cwgym.machine.machines import Machines
-from cwgym.machine.notifications import fire_due
+from cwgym.machine.notifications import SCHEDULED_FILE, fire_due
 from cwgym.net.http import Request, Response
 from cwgym.net.network import Network
 from cwgym.net.public_web import join_public_web
@@ -86,6 +88,10 @@ GUI_FAMILIES = frozenset({"application.v1", "pointer.v1", "keyboard.v1"})
 #: (a desktop created or a viewport stored on the way to the refusal): refusals change
 #: nothing. ``not_found`` and ``action_failed`` may carry the effect of what happened first.
 UNDONE = frozenset({errors.INVALID, errors.DENIED})
+#: A desktop no one has used (what a look at a machine without one of its own shows).
+_EMPTY_DESKTOP = Desktop().frozen()
+#: The files :func:`fire_due` and :func:`poll_invitations` need to find anything to do.
+_DUE_FILES = (SCHEDULED_FILE, ACCOUNT_FILE)
 #: The document keys every snapshot has besides its subsystems' sections.
 HEADER = ("format", "engine_version", "definition_digest", "extensions", "journal", "verify_steps", "state_hash")
 
@@ -122,6 +128,8 @@ class Runtime:
         #: content-keyed repaint caches, by (theme, granted families): shared with forks
         self.gui_cache: dict[Any, Any] = {}
         self.renderers: dict[tuple[str, int, int], Renderer] = {}
+        #: the seat made last for each (session, machine), while its objects are the same
+        self._seats: dict[tuple[str, str], tuple[Session, EnvironmentConfig, Seat]] = {}
         #: what subsystems compute from the definition alone (the DNS zone): shared with forks
         self.derived: dict[str, Any] = {}
         #: live effects on the real internet the owner has begun and not resolved
@@ -178,8 +186,12 @@ class Runtime:
         time the logical clock has reached, and its calendar sync's new invitations: after
         every action."""
         for _, machine in self.machines.items():
-            fire_due(machine)
-            poll_invitations(machine)
+            # both are no-ops without their file, which most homes lack: one look for both
+            scheduled, account = peek_all(machine, _DUE_FILES)
+            if scheduled is not None:
+                fire_due(machine)
+            if account is not None:
+                poll_invitations(machine)
 
     def record(self, kind: str, machine: str | None, actor: str | None, data: Any) -> None:
         """Append an event to the journal at the current tick."""
@@ -331,19 +343,29 @@ class Runtime:
         forks share it.
         """
         desk = session.desktops.get(machine_id)
+        machine = self.machines[machine_id]
+        config = session.config
+        kept = self._seats.get((session.id, machine_id))
+        if kept is not None and not (desk is None and create):
+            # a seat only binds objects together: the last one, while they are the same (a
+            # look without a desktop of its own, while its desktop is still a fresh one)
+            held, granted, seat = kept
+            if held is session and granted is config and seat.machine is machine and (
+                seat.desk is desk if desk is not None else seat.desk.frozen() == _EMPTY_DESKTOP
+            ):
+                return seat
         if desk is None:
             desk = Desktop()
             if create:
                 session.desktops[machine_id] = desk
         name = self.machine_theme(machine_id)
-        config = session.config
         key = (name, tuple(sorted(config.actions)))
         cache = self.gui_cache.get(key)
         if cache is None:
             cache = self.gui_cache[key] = SceneCache()
-        return Seat(
+        seat = Seat(
             desk,
-            self.machines[machine_id],
+            machine,
             THEMES.get(name) if name else None,
             frozenset(config.actions),
             frozenset(config.observations),
@@ -352,10 +374,17 @@ class Runtime:
             apps=APPS,
             web_apps=self.web_apps,
         )
+        if len(self._seats) >= 256:
+            self._seats.clear()
+        self._seats[(session.id, machine_id)] = (session, config, seat)
+        return seat
 
     # -- acting ----------------------------------------------------------------------
     def step(self, session_id: str, actions: Any) -> list[ActionOutcome]:
-        """Dispatch a batch in order; the two whole-call refusals raise before anything runs."""
+        """Dispatch a batch in order; the two whole-call refusals raise before anything runs.
+
+        Each outcome's ``value`` is the caller's own: a copy, unless its family builds
+        values afresh (``owned``, as an observation channel may declare)."""
         session = self.session(session_id)
         if not isinstance(actions, (list, tuple)):
             raise ValueError("invalid: step takes a list of action envelopes")
@@ -380,18 +409,25 @@ class Runtime:
 
     def _run(self, session: Session, index: int, envelope: ActionEnvelope) -> ActionOutcome:
         machine = self.machines[envelope.machine]
-        before = visible_projection(session, machine, self.subsystems.get("browsers"))
+        family = self.families[envelope.family]
+        desktop = getattr(family, "touches_desktop", True)
+        before = visible_projection(session, machine, self.subsystems.get("browsers"), desktop=desktop)
         ctx = ActionContext(self, session, machine)
-        kept = session.frozen()
+        kept = None if getattr(family, "refuses_first", False) else session.frozen()
         try:
-            value = self.families[envelope.family].dispatch(ctx, envelope.op, envelope.payload)
+            value = family.dispatch(ctx, envelope.op, envelope.payload)
+            if not getattr(family, "owned", False):
+                value = clone(value)
             success, error = True, None
         except errors.ActionError as exc:
             value, success, error = None, False, exc.error
-            if error.code in UNDONE and not exc.keep:
+            if error.code in UNDONE and not exc.keep and kept is not None:
                 session.restore(kept)  # a refused or invalid action changes nothing
         self.raise_due_notifications()
-        effect = effect_between(before, visible_projection(session, machine, self.subsystems.get("browsers")), machine)
+        after = visible_projection(session, machine, self.subsystems.get("browsers"))
+        if not desktop:  # the desktop is as the action found it: look at it once
+            before.update({tag: after[tag] for tag in DESKTOP_PARTS})
+        effect = effect_between(before, after, machine)
         return ActionOutcome(index, success, value if success else None, error, effect)
 
     def _record_action(self, session: Session, envelope: ActionEnvelope | None, outcome: ActionOutcome) -> None:
@@ -498,6 +534,7 @@ class Runtime:
         runtime.gui_cache = self.gui_cache
         runtime.derived = self.derived
         runtime.renderers = {}
+        runtime._seats = {}
         runtime.seed = self.seed
         runtime.journal = Journal()
         runtime.subsystems = {}

@@ -45,21 +45,30 @@ def chain_of(previous: str, entry_body: dict) -> str:
     return hashlib.sha256(previous.encode() + canonical(entry_body)).hexdigest()
 
 
-class _Cell:
-    __slots__ = ("entry", "prev")
+class _Body(msgspec.Struct):
+    """An entry's :meth:`~JournalEntry.body`, fields in sorted order: its canonical
+    encoding is the body dict's (whose keys the encoder sorts), built faster."""
 
-    def __init__(self, entry: JournalEntry, prev: _Cell | None) -> None:
-        self.entry = entry
-        self.prev = prev
+    actor: str | None
+    data: Any
+    kind: str
+    machine: str | None
+    sequence: int
+    tick: int
+
+
+#: A link of the persistent list: (entry, the link before it or None).
+_Cell = tuple
 
 
 class Journal:
     """Append-only, hash-chained; ``head`` is the frozen value snapshots hold."""
 
-    __slots__ = ("_head", "_len")
+    __slots__ = ("_head", "_last", "_len")
 
     def __init__(self, head: tuple[_Cell | None, int] = (None, 0)) -> None:
         self._head, self._len = head
+        self._last = self.chain.encode()  # what the next entry's chain starts from
 
     @property
     def head(self) -> tuple[_Cell | None, int]:
@@ -67,7 +76,7 @@ class Journal:
 
     @property
     def chain(self) -> str:
-        return self._head.entry.chain if self._head is not None else GENESIS
+        return self._head[0].chain if self._head is not None else GENESIS
 
     def __len__(self) -> int:
         return self._len
@@ -75,17 +84,13 @@ class Journal:
     def append(
         self, tick: int, kind: str, machine: str | None, actor: str | None, data: Any
     ) -> JournalEntry:
-        body = {
-            "sequence": self._len,
-            "tick": tick,
-            "kind": kind,
-            "machine": machine,
-            "actor": actor,
-            "data": data,
-        }
-        entry = JournalEntry(**body, chain=chain_of(self.chain, body))
-        self._head = _Cell(entry, self._head)
-        self._len += 1
+        sequence = self._len
+        body = canonical(_Body(actor, data, kind, machine, sequence, tick))
+        chain = hashlib.sha256(self._last + body).hexdigest()  # chain_of, inlined (every event)
+        entry = JournalEntry(sequence, tick, kind, machine, actor, data, chain)
+        self._head = (entry, self._head)
+        self._len = sequence + 1
+        self._last = chain.encode()
         return entry
 
     def entries(self) -> list[JournalEntry]:
@@ -93,8 +98,8 @@ class Journal:
         out: list[JournalEntry] = []
         cell = self._head
         while cell is not None:
-            out.append(cell.entry)
-            cell = cell.prev
+            out.append(cell[0])
+            cell = cell[1]
         out.reverse()
         return out
 
@@ -103,7 +108,7 @@ class Journal:
         head: _Cell | None = None
         count = 0
         for entry in entries:
-            head = _Cell(entry, head)
+            head = (entry, head)
             count += 1
         return cls((head, count))
 

@@ -10,14 +10,16 @@ A missing file reads as the default; so does one that is not the JSON the module
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from cwgym.machine.filesystem import DIR, FILE, ROOT_INO, FsError
 
 if TYPE_CHECKING:
+    from cwgym.machine.filesystem import Filesystem, Inode
     from cwgym.machine.machine import Machine
 
-__all__ = ["UserDataError", "peek", "read_json", "write_json"]
+__all__ = ["UserDataError", "peek", "peek_all", "read_json", "write_json"]
 
 
 class UserDataError(ValueError):
@@ -28,6 +30,36 @@ def _path(machine: Machine, relative: str) -> str:
     return f"{machine.home}/{relative}"
 
 
+@lru_cache(maxsize=256)
+def _parts(path: str, relative: str = "") -> tuple[str, ...]:
+    """The names along ``path`` (and on along ``relative``), empty ones left out."""
+    return tuple(part for part in f"{path}/{relative}".split("/") if part)
+
+
+@lru_cache(maxsize=256)
+def _split(relative: str) -> tuple[str, str]:
+    folder, _, name = relative.rpartition("/")
+    return folder, name
+
+
+def _walk(fs: Filesystem, node: Inode | None, parts: tuple[str, ...]) -> Inode | None:
+    """The inode ``parts`` lead to from the folder ``node``: a plain walk down the directory
+    entries (no symlink followed, nothing raised), ``None`` where it ends early."""
+    inodes = fs.inodes
+    for part in parts:
+        if node is None or node.kind != DIR:
+            return None
+        ino = (node.entries or {}).get(part)
+        if ino is None:
+            if fs.case_sensitive:
+                return None
+            ino = fs.child(node, part)
+            if ino is None:
+                return None
+        node = inodes.get(ino)
+    return node
+
+
 def peek(machine: Machine, relative: str) -> bytes | None:
     """The bytes of the regular file ``~/relative``, or ``None`` when there is none.
 
@@ -35,17 +67,41 @@ def peek(machine: Machine, relative: str) -> bytes | None:
     desktop asks for these files on every action, and most homes have none of them.
     """
     fs = machine.fs
-    node = fs.inode(ROOT_INO)
-    for part in f"{machine.home}/{relative}".split("/"):
-        if not part:
-            continue
-        if node.kind != DIR:
-            return None
-        ino = fs.child(node, part)
-        if ino is None:
-            return None
-        node = fs.inode(ino)
-    return node.data if node.kind == FILE else None
+    node = _walk(fs, fs.inodes.get(ROOT_INO), _parts(machine.home, relative))
+    return node.data if node is not None and node.kind == FILE else None
+
+
+#: What :func:`peek_all` found, by (filesystem digest, home, relative paths): a digest
+#: names the whole tree, so an answer never goes stale. Emptied when full.
+_FOUND: dict[tuple[bytes, str, tuple[str, ...]], tuple[bytes | None, ...]] = {}
+_FOUND_KEPT = 256
+
+
+def peek_all(machine: Machine, relatives: tuple[str, ...]) -> tuple[bytes | None, ...]:
+    """:func:`peek` of each of ``relatives``.
+
+    The desktop looks its files up before and after every action, mostly in a tree the
+    action did not change: answers are kept by the filesystem's content digest, and a
+    new tree is walked once, each folder once.
+    """
+    fs = machine.fs
+    key = (fs.digest(), machine.home, relatives)
+    found = _FOUND.get(key)
+    if found is not None:
+        return found
+    home = _walk(fs, fs.inodes.get(ROOT_INO), _parts(machine.home))
+    folders: dict[str, Inode | None] = {"": home}
+    out = []
+    for relative in relatives:
+        folder, name = _split(relative)
+        if folder not in folders:
+            folders[folder] = _walk(fs, home, _parts(folder))
+        node = _walk(fs, folders[folder], (name,))
+        out.append(node.data if node is not None and node.kind == FILE else None)
+    if len(_FOUND) >= _FOUND_KEPT:
+        _FOUND.clear()
+    found = _FOUND[key] = tuple(out)
+    return found
 
 
 def read_json(machine: Machine, relative: str, default: Any) -> Any:

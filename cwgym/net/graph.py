@@ -42,6 +42,8 @@ class Graph:
                  implicit_lan: bool = False, gateway: Gateway | None = None) -> None:
         self.nodes = {n.id: n for n in nodes}
         self.by_address = {n.address: n.id for n in self.nodes.values()}
+        #: (source, target) -> the cheapest hops, or why there are none: a graph never changes
+        self._cheapest: dict[tuple[str, str], tuple[Hop, ...] | NetError] = {}
         self.gateway = gateway or Gateway()
         self.routes = tuple(routes)
         self.edges: dict[str, dict[str, Hop]] = {n: {} for n in self.nodes}
@@ -93,8 +95,16 @@ class Graph:
         Raises:
             NetError: ``unreachable``.
         """
+        found = self._cheapest.get((source, target))
+        if found is None:
+            found = self._cheapest[(source, target)] = self._search(source, target)
+        if isinstance(found, NetError):
+            raise NetError(found.code, found.detail)
+        return list(found)
+
+    def _search(self, source: str, target: str) -> tuple[Hop, ...] | NetError:
         if source == target:
-            return []
+            return ()
         queue: list[tuple[int, int, str, tuple[Hop, ...]]] = [(0, 0, source, ())]
         settled: set[str] = set()
         while queue:
@@ -102,10 +112,10 @@ class Graph:
             if node in settled:
                 continue
             if node == target:
-                return list(path)
+                return path
             settled.add(node)
             for nxt in sorted(self.edges[node]):
                 if nxt not in settled:
                     hop = self.edges[node][nxt]
                     heapq.heappush(queue, (cost + hop.latency_us, hops + 1, nxt, (*path, hop)))
-        raise NetError("unreachable", f"no link leads from {source} to {target}")
+        return NetError("unreachable", f"no link leads from {source} to {target}")

@@ -89,7 +89,10 @@ class Headers(msgspec.Struct, frozen=True):
 
     def get(self, name: str, default: str | None = None) -> str | None:
         lower = name.lower()
-        return next((v for k, v in self.items if k.lower() == lower), default)
+        for k, v in self.items:
+            if k.lower() == lower:
+                return v
+        return default
 
     def to_dict(self) -> dict[str, str]:
         """Lower-case names to values (a repeated name keeps its last value)."""

@@ -215,8 +215,9 @@ class Network(Subsystem):
         graph = self.graph()
         target = self.target(source, address)
         there = graph.path(source, target)
+        url = str(request.url)
         runtime.record("network.http_request", machine, actor,
-                       {"method": request.method, "url": str(request.url), "from": source, "to": target})
+                       {"method": request.method, "url": url, "from": source, "to": target})
         lost = self._lost(there)
         if lost is not None:
             runtime.sleep(dns_latency + sum(h.latency_us for h in there))
@@ -232,11 +233,12 @@ class Network(Subsystem):
         elif (kind := SERVICE_KINDS.get(service.kind)) is None:
             response = not_implemented(service.kind)
         else:
-            response, after = kind.handle(self.services[service.id], request, source, runtime.clock.now_us)
-            if after is not self.services[service.id]:
+            before = self.services[service.id]
+            response, after = kind.handle(before, request, source, runtime.clock.now_us)
+            if after is not before:
                 self.services[service.id] = after
         runtime.record("network.http_response", machine, actor,
-                       {"url": str(request.url), "status": response.status, "bytes": len(response.body)})
+                       {"url": url, "status": response.status, "bytes": len(response.body)})
         return response
 
     def service_on(self, node: str, port: int) -> Any:

@@ -53,10 +53,11 @@ def _text(value: str, limit: int, budget: list[int]) -> str:
     budget[1] -= len(value)
     if budget[1] < 0:
         raise NotPlainData(f"the envelope holds more than {MAX_TOTAL_CHARS} characters")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise NotPlainData("a string holds a lone surrogate (not valid Unicode)") from None
+    if not value.isascii():  # only a non-ASCII string can hold a surrogate
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotPlainData("a string holds a lone surrogate (not valid Unicode)") from None
     return value
 
 
@@ -65,6 +66,8 @@ def _copy(value: Any, depth: int, budget: list[int]) -> Any:
     if budget[0] < 0:
         raise NotPlainData(f"the envelope holds more than {MAX_ITEMS} values")
     kind = type(value)
+    if kind is str:
+        return _text(value, MAX_STRING, budget)
     if value is None or kind is bool:
         return value
     if kind is int:
@@ -75,21 +78,26 @@ def _copy(value: Any, depth: int, budget: list[int]) -> Any:
         if value != value or value in (float("inf"), float("-inf")):
             raise NotPlainData("a number is not finite")
         return value
-    if kind is str:
-        return _text(value, MAX_STRING, budget)
     if depth >= MAX_DEPTH:
         raise NotPlainData(f"values are nested deeper than {MAX_DEPTH} levels")
-    if kind is list or kind is tuple:
-        return [_copy(item, depth + 1, budget) for item in value]
     if kind is dict:
         out = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise NotPlainData("an object key is not a string")
-            out[_text(key, MAX_KEY, budget)] = _copy(item, depth + 1, budget)
+            if type(item) is str:  # _copy's first step, inlined for the commonest value
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise NotPlainData(f"the envelope holds more than {MAX_ITEMS} values")
+                item = _text(item, MAX_STRING, budget)
+            else:
+                item = _copy(item, depth + 1, budget)
+            key = _text(key, MAX_KEY, budget)  # the value is checked before its key
+            out[key] = item
         return out
+    if kind is list or kind is tuple:
+        return [_copy(item, depth + 1, budget) for item in value]
     raise NotPlainData(f"a {kind.__name__} is not JSON data")
-
 
 
 def _where(path: str, key: str) -> str:

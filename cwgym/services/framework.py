@@ -76,6 +76,8 @@ PAGE_TYPE = "application/vnd.cwgym.page+json"
 
 #: The largest request body a service reads (larger is ``413``).
 MAX_BODY = 1 << 20
+#: Paths whose matching routes a service kind remembers (forgotten all at once past it).
+MATCHED_KEPT = 1024
 
 
 class HttpError(Exception):
@@ -213,10 +215,11 @@ class Ctx:
         self.request = request
         self.source = source
         query = request.url.path.partition("?")[2]
-        self.query = dict(parse_qsl(query, keep_blank_values=True))
+        self.query = dict(parse_qsl(query, keep_blank_values=True)) if query else {}
         self.params: dict[str, str] = {}
         self.set_cookies: list[str] = []
-        self.cookies = _cookies(request.headers.get("cookie") or "")
+        cookie = request.headers.get("cookie")
+        self.cookies = _cookies(cookie) if cookie else {}
         self.form: dict[str, str] = {}
         self.json: Any = None
         self.user: str | None = None
@@ -324,6 +327,8 @@ class WebService(ServiceKind):
     #: the fields of ``initial_state`` besides ``users``, with their types
     fields: ClassVar[dict[str, type | tuple[type, ...]]] = {}
     _routes: ClassVar[list[tuple[str, re.Pattern[str], str]]]
+    #: path -> the routes matching it, in order: (method, handler, captured segments)
+    _matched: ClassVar[dict[str, tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -335,6 +340,7 @@ class WebService(ServiceKind):
         # the most literal text first, so /wiki/new wins over /wiki/{title} and
         # /events/{id}.ics over /events/{id}
         cls._routes = sorted(table, key=lambda r: (-len(re.sub(r"\(\?P<\w+>[^)]*\)", "", r[1].pattern)), r[1].pattern))
+        cls._matched = {}
 
     # -- state -------------------------------------------------------------------------
     def initial(self, initial_state: Any, where: str, definition: Any = None) -> Any:
@@ -405,18 +411,30 @@ class WebService(ServiceKind):
         method = "GET" if ctx.request.method == "HEAD" else ctx.request.method
         path = ctx.path
         allowed = []
-        for route_method, pattern, attr in self._routes:
-            match = pattern.fullmatch(path)
-            if match is None:
-                continue
+        for route_method, attr, params in self._matching(path):
             if route_method != method:
                 allowed.append(route_method)
                 continue
-            ctx.params = match.groupdict()
+            ctx.params = dict(params)
             return getattr(self, attr)(ctx)
         if allowed:
             raise HttpError(405, f"{ctx.request.method} is not allowed here (allowed: {', '.join(sorted(set(allowed)))})")
         raise HttpError(404, f"no page at {path}")
+
+    def _matching(self, path: str) -> tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]:
+        """The routes whose pattern matches ``path``, in order (remembered by path: a
+        service answers the same few paths over and over)."""
+        matched = self._matched.get(path)
+        if matched is None:
+            matched = tuple(
+                (route_method, attr, tuple(match.groupdict().items()))
+                for route_method, pattern, attr in self._routes
+                if (match := pattern.fullmatch(path)) is not None
+            )
+            if len(self._matched) >= MATCHED_KEPT:
+                self._matched.clear()
+            self._matched[path] = matched
+        return matched
 
     def _respond(self, ctx: Ctx, reply: Any) -> Response:
         extra = [("Set-Cookie", c) for c in ctx.set_cookies]

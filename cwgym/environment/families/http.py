@@ -39,6 +39,9 @@ def _headers(value: Any) -> Headers:
 
 class HttpFamily:
     version = "1"
+    owned = True  # each value is built afresh from the response
+    refuses_first = True  # a malformed request is refused before it is sent
+    touches_desktop = False  # a request goes through the network and services only
 
     def dispatch(self, ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
         if op != "request":

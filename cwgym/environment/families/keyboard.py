@@ -15,6 +15,7 @@ from cwgym.environment.families import FAMILIES, ActionContext, unsupported
 
 class KeyboardFamily:
     version = "1"
+    owned = True  # the value is always None
 
     def dispatch(self, ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
         if op == "type":

@@ -13,6 +13,9 @@ from cwgym.environment.families import FAMILIES, ActionContext, invalid, unsuppo
 
 class TerminalFamily:
     version = "1"
+    owned = True  # the session latches the result; the value is a copy of it
+    refuses_first = True  # only a payload without a command is refused, before it runs
+    touches_desktop = False  # a command runs on the machine, which cannot see sessions
 
     def dispatch(self, ctx: ActionContext, op: str, payload: dict[str, Any]) -> Any:
         if op != "execute":
@@ -27,7 +30,7 @@ class TerminalFamily:
             {"exit_code": result["exit_code"], "pid": result["pid"]},
         )
         ctx.session.terminal[ctx.machine.id] = result
-        return result
+        return result.copy()  # a flat dict of strings, numbers and a bool
 
 
 FAMILIES.register("terminal.v1", TerminalFamily())
