@@ -219,6 +219,10 @@ def join(base: str, name: str) -> str:
 ROOT_INO = 1
 
 
+#: No digest made yet: (sum, next_ino, digest, seen sum, visible digest).
+_NO_MEMO = (None, None, b"", None, b"")
+
+
 class Filesystem:
     """The trusted kernel view of one machine's files."""
 
@@ -230,6 +234,7 @@ class Filesystem:
         self._dirty: dict[int, tuple[int, int]] = {}  # ino -> (full term, viewer term) before
         self._sum = 0
         self._seen_sum = 0
+        self._memo: tuple = _NO_MEMO  # the last digests, with the sums they were made from
         #: whose view :meth:`visible_digest` digests (the machine's user); None sees all
         self.viewer: Credentials | None = None
         self.next_ino = ROOT_INO
@@ -247,6 +252,7 @@ class Filesystem:
         fs._dirty = {}
         fs._sum = frozen.digest_sum
         fs._seen_sum = frozen.seen_sum
+        fs._memo = _NO_MEMO
         fs.viewer = None
         fs.next_ino = frozen.next_ino
         return fs
@@ -263,6 +269,7 @@ class Filesystem:
         fs._dirty = {}
         fs._sum = 0
         fs._seen_sum = 0
+        fs._memo = _NO_MEMO
         fs.viewer = None
         by_ino = {}
         for inode in inodes:
@@ -325,13 +332,21 @@ class Filesystem:
     def digest(self) -> bytes:
         """A digest of every inode, costing only what changed since the last one."""
         self._flush()
-        return value_digest((self._sum.to_bytes(32, "big"), self.next_ino, self.case_sensitive))
+        memo = self._memo
+        if memo[0] != self._sum or memo[1] != self.next_ino:
+            digest = value_digest((self._sum.to_bytes(32, "big"), self.next_ino, self.case_sensitive))
+            memo = self._memo = (self._sum, self.next_ino, digest, *memo[3:])
+        return memo[2]
 
     def visible_digest(self) -> bytes:
         """A digest of what :attr:`viewer` can observe: inodes it can reach (their metadata),
         and the content of those it may read. Costs only what changed, like :meth:`digest`."""
         self._flush()
-        return value_digest((self._seen_sum.to_bytes(32, "big"), self.case_sensitive))
+        memo = self._memo
+        if memo[3] != self._seen_sum:
+            digest = value_digest((self._seen_sum.to_bytes(32, "big"), self.case_sensitive))
+            memo = self._memo = (*memo[:3], self._seen_sum, digest)
+        return memo[4]
 
     def _own(self, ino: int) -> Inode:
         inode = self.inodes[ino]
