@@ -94,7 +94,7 @@ def _part(part: ActionCodec, episode: MaskView) -> np.ndarray:
         table = episode.table
         if table is not None and table.rows:
             scene = episode.world.scene(episode.actor.id, episode.config.width, episode.config.height)
-            mask[: len(table.rows)] = reachable_rows(scene, [row["id"] for row in table.rows])
+            mask[: len(table.rows)] = _reachable_rows_of_stamped(scene, tuple(row["id"] for row in table.rows))
         return mask
     if isinstance(part, TypeTokenCodec):
         view = episode.semantic_view() or {}
@@ -110,6 +110,28 @@ def _part(part: ActionCodec, episode: MaskView) -> np.ndarray:
     if isinstance(part, (KeysCodec, DoneCodec, PointerGridCodec)):
         return np.ones(part.size, dtype=np.bool_)
     raise TypeError(f"no action mask for interface part {type(part).__name__}")  # pragma: no cover - every discrete part is above
+
+
+#: Scenes' answers kept by :func:`_reachable_rows_of_stamped`, oldest first.
+_REACHABLE: dict[tuple, list[bool]] = {}
+_REACHABLE_KEPT = 64
+
+
+def _reachable_rows_of_stamped(scene: Scene, ids: tuple[str, ...]) -> list[bool]:
+    """:func:`reachable_rows` of a freshly composed (stamped) scene, kept by its content
+    digest: a screen that stays the same for several steps (or is asked about by two mask
+    parts) is hit-tested once. The digest covers every node's bounds, transform, clips,
+    z, interaction and state, which is all hit testing reads."""
+    if not scene.digest:
+        return reachable_rows(scene, ids)
+    key = (scene.digest, scene.width, scene.height, ids)
+    rows = _REACHABLE.pop(key, None)
+    if rows is None:
+        rows = reachable_rows(scene, ids)
+        while len(_REACHABLE) >= _REACHABLE_KEPT:
+            del _REACHABLE[next(iter(_REACHABLE))]
+    _REACHABLE[key] = rows  # most recently used last
+    return rows
 
 
 def reachable_rows(scene: Scene, ids: Sequence[str]) -> list[bool]:
