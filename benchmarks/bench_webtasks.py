@@ -9,9 +9,12 @@ without, resets of 56-84 ms.
 
 from __future__ import annotations
 
+import argparse
+import statistics
+
 from benchmarks.bench_rl import _config
 from benchmarks.bench_rl import _steps_row as steps_row
-from benchmarks.harness import Row, measure
+from benchmarks.harness import Row, measure, timings
 from cwgym.rl.env import ComputerEnv
 
 GROUP = "webtasks"
@@ -43,3 +46,23 @@ def run(quick: bool = False) -> list[Row]:
         row.note = MINIWOB_RESET
         rows.append(row)
     return rows
+
+
+def reset_p50s(n: int = 500) -> dict[str, float]:
+    """The reset row's p50 (ms) per kind, measured as :func:`run` does, without the step
+    rows and without writing ``benchmarks/results``."""
+    return {kind: statistics.median(timings(_resets(_config(f"cwgym/{kind}-v0")), n)) for kind in KINDS}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="reset(seed) p50 of the web task kinds the webtasks group times")
+    parser.add_argument("-n", type=int, default=500, help="timed resets per kind (default 500, as the full run)")
+    args = parser.parse_args()
+    if args.n < 1:
+        parser.error(f"-n must be at least 1, got {args.n}")
+    for kind, p50 in reset_p50s(args.n).items():
+        print(f"{kind:24s} reset p50 {p50:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -262,7 +262,7 @@ def compose(seat: SeatLike, width: int, height: int) -> Scene:
     state = _state_key(seat, width, height)
     scene = recall(seat.cache.states, state)
     if scene is None:
-        scene = remember(seat.cache.states, state, _compose(seat, width, height))
+        scene = remember(seat.cache.states, state, _compose(seat, width, height, state[2:]))
     return scene
 
 
@@ -280,14 +280,43 @@ def _state_key(seat: SeatLike, width: int, height: int) -> tuple:
     return (width, height, machine.fs.digest(), machine.clipboard, minute, windows, stack, focused, panel, selected)
 
 
-def _compose(seat: SeatLike, width: int, height: int) -> Scene:
-    theme = seat.theme
-    view = seat.shell_view()
+def _layout(seat: SeatLike, state: tuple) -> tuple:
+    """What a scene's keys are built from at any viewport — the shell's view, the panel's
+    key, the applications' paint keys and the windows' tabs — kept by the viewport-free
+    part of the state key: a desktop looked at at two viewports (the semantic view at the
+    native size, the agent's observation at its own) asks the shell and the applications
+    once."""
+    layout = recall(seat.cache.layouts, state)
+    if layout is not None:
+        return layout
     desk = seat.desk
     panel_key = (desk.panel.get("kind"), msgspec.msgpack.encode(desk.panel)) if desk.panel else (None,)
-    visible = desk.visible_stack() if seat.shell else []
-    paint_keys = seat.paint_keys(visible)
+    paint_keys = seat.paint_keys(desk.visible_stack() if seat.shell else [])
     tabs = [_tabs(seat.apps.get(desk.windows[wid].app), desk.windows[wid]) for wid in desk.stack] if seat.shell else []
+    return remember(seat.cache.layouts, state, (_shell_view(seat, state, panel_key), panel_key, paint_keys, tabs))
+
+
+def _shell_view(seat: SeatLike, state: tuple, panel_key: tuple) -> ShellView:
+    """The shell's view, kept by the state without the windows' contents: the shell shows
+    windows' applications and titles (the dock, the switcher), never what is in them, so
+    a page that changed (or another task's page after a reset) asks the shell again only
+    when the files, the minute, the windows' frames, focus, panel or icons did."""
+    fs_digest, clipboard, minute, windows, stack, focused, panel, selected = state
+    key = (fs_digest, clipboard, minute, tuple(meta for meta, _ in windows), stack, focused, panel, selected)
+    view = recall(seat.cache.shells, key)
+    if view is not None:
+        return view
+    view = seat.shell_view()
+    if view.panel is not None:  # the kept view holds its own copy, whatever becomes of the desk's panel
+        view = dataclasses.replace(view, panel=msgspec.msgpack.decode(panel_key[1]))
+    return remember(seat.cache.shells, key, view)
+
+
+def _compose(seat: SeatLike, width: int, height: int, state: tuple) -> Scene:
+    theme = seat.theme
+    view, panel_key, paint_keys, tabs = _layout(seat, state)
+    desk = seat.desk
+    visible = desk.visible_stack() if seat.shell else []
     scene_key = (
         tuple(tabs),
         width,

@@ -51,19 +51,23 @@ class SceneCache:
     """Repaint cache shared by the seats of one theme and grant (see the module docstring).
 
     Least recently used entries go first: chunks by key, scenes by state and by scene
-    key, each scene's chunks and ``semantic.v1`` projection by scene digest, and the
-    pieces of window content applications reuse (:meth:`~cwgym.desktop.painter.Painter.reuse`).
+    key, the layout a state's scenes are keyed by at every viewport and the shell's view
+    in it (by the state without the windows' contents), each scene's chunks and
+    ``semantic.v1`` projection by scene digest, and the pieces of window content
+    applications reuse (:meth:`~cwgym.desktop.painter.Painter.reuse`).
     ``semantic`` is the slot :func:`~cwgym.desktop.semantic.semantic_view` reads and
     fills (one projection); :meth:`projection` keeps many.
     """
 
-    __slots__ = ("chunks", "parts", "pieces", "scaled", "scenes", "semantic", "states", "views")
+    __slots__ = ("chunks", "layouts", "parts", "pieces", "scaled", "scenes", "semantic", "shells", "states", "views")
 
     def __init__(self) -> None:
         self.chunks: OrderedDict[Any, Chunk] = OrderedDict()
         self.pieces: OrderedDict[Any, tuple] = OrderedDict()  # Painter.reuse's
         self.scaled: dict[tuple, Node] = {}  # native nodes at a viewport, by id, revision and transform
         self.states: OrderedDict[Any, Scene] = OrderedDict()
+        self.layouts: OrderedDict[Any, tuple] = OrderedDict()  # compositor._layout's, by viewport-free state
+        self.shells: OrderedDict[Any, Any] = OrderedDict()  # shell views, by that state without window contents
         self.scenes: OrderedDict[Any, Scene] = OrderedDict()
         self.parts: OrderedDict[int, list[Chunk]] = OrderedDict()
         self.views: OrderedDict[int, Template] = OrderedDict()
