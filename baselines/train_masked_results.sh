@@ -8,7 +8,9 @@
 # policy (cwgym.rl.attention), the three observation keys that say what typing changed,
 # and a start from 100 demonstrations of a `cwgym dataset` (training seeds 0-99; the actor
 # and the critic cloned) before 30,000 steps of reinforcement learning; the window drag also
-# observes `pointer_held` (a press on a title bar shows nothing on the screen). Each run is one
+# observes `pointer_held` (a press on a title bar shows nothing on the screen), and the four
+# tasks whose steps move only a caret (append-line, delete-line, terminal-mkdir, terminal-copy)
+# observe `caret` (written to masked-caret-easy-<task>-s<seed>). Each run is one
 # `cwgym train` command (recorded in its train.json) with one torch thread; JOBS runs
 # (default 2, one per core) train at a time. SEEDS (default "0") are the training seeds.
 # Set CWGYM to another command (e.g. "python -m cwgym.cli") to use a source checkout.
@@ -34,13 +36,22 @@ $CWGYM dataset --out "$RUNS/demos-web" --episodes 100 --size 160x210 --no-progre
 
 AGENT="--algo maskable-ppo --policy attention --obs elements instruction instruction_shown focus_tokens element_values"
 COMMON="--n-envs 8 --torch-threads 1 --eval-episodes 200 --quiet --steps 30000 --demo-episodes 100 --bc-epochs 100"
+CARET="append-line delete-line terminal-mkdir terminal-copy"
+# extra TASK: the observation keys an easy task adds to the recipe's.
+extra() {
+    case " $CARET " in *" $1 "*) printf ' caret'; return ;; esac
+    if [ "$1" = drag-window ]; then printf ' pointer_held'; fi
+}
+# run TASK SEED: the run directory's name.
+run() {
+    case " $CARET " in *" $1 "*) printf 'masked-caret-easy-%s-s%s' "$1" "$2"; return ;; esac
+    printf 'masked-easy-%s-s%s' "$1" "$2"
+}
 jobs_file="$RUNS/jobs.txt"
 : > "$jobs_file"
 for seed in $SEEDS; do
     for task in $EASY; do
-        extra=""
-        if [ "$task" = drag-window ]; then extra=" pointer_held"; fi
-        echo "$AGENT$extra --env cwgym/easy-$task-v1 --demos $RUNS/demos-easy --seed $seed --out $RUNS/masked-easy-$task-s$seed" >> "$jobs_file"
+        echo "$AGENT$(extra "$task") --env cwgym/easy-$task-v1 --demos $RUNS/demos-easy --seed $seed --out $RUNS/$(run "$task" "$seed")" >> "$jobs_file"
     done
     for kind in $WEB; do
         echo "$AGENT --env cwgym/web-$kind-v0 --demos $RUNS/demos-web --seed $seed --out $RUNS/masked-web-$kind-s$seed" >> "$jobs_file"
@@ -51,7 +62,7 @@ xargs -P "$JOBS" -L 1 sh -c "$CWGYM train $COMMON \"\$@\" > \"\$(echo \"\$@\" | 
 
 easy="" web=""
 for seed in $SEEDS; do
-    for task in $EASY; do easy="$easy $RUNS/masked-easy-$task-s$seed"; done
+    for task in $EASY; do easy="$easy $RUNS/$(run "$task" "$seed")"; done
     for kind in $WEB; do web="$web $RUNS/masked-web-$kind-s$seed"; done
 done
 # shellcheck disable=SC2086

@@ -11,7 +11,13 @@ shaped::
      "elements": [{"id", "role", "label", "value"?, "window"?, "bounds", "enabled",
                    "focused", "checked"?, "selected"?, "expanded"?}, ...],
      "text": [{"text", "bounds", "window"?}, ...],
-     "focus": {"window"?, "target"?, "route", "text_entry"}}
+     "focus": {"window"?, "target"?, "route", "text_entry", "caret"?}}
+
+``focus.caret`` is the focused text field's insertion point when the application declares
+one (the editor, the terminal's input line, a one-line field): ``{"line", "column",
+"offset"}``, the 0-based line and column in the field's value and the offset into it. Keys
+that only move the caret (``End``, the arrows, ``Home``, ``Ctrl+End``) change it and nothing
+else in the projection. The terminal's element reports its input line as ``value``.
 
 ``elements`` has one entry per control (an interaction target) with something inside the
 screen and its clips, merged over the nodes painted for it (as
@@ -119,6 +125,9 @@ def _head(scene: Scene) -> dict[str, Any]:
         focus["target"] = f.keyboard.target
     focus["route"] = f.keyboard.route
     focus["text_entry"] = f.keyboard.text_entry
+    if f.caret is not None:
+        c = f.caret
+        focus["caret"] = {"line": c.line, "column": c.column, "offset": c.offset}
     return {
         "version": 1,
         "title": title,
@@ -157,7 +166,9 @@ class Template:
         view["windows"] = windows
         view["elements"] = _fresh(self.elements)
         view["text"] = _fresh(self.text)
-        view["focus"] = head["focus"].copy()
+        focus = view["focus"] = head["focus"].copy()
+        if "caret" in focus:
+            focus["caret"] = focus["caret"].copy()
         return view
 
 

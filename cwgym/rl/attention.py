@@ -27,8 +27,9 @@ empty table or instruction from giving NaN, and an empty row's output is zeros.
 
 Optional observation keys, used when present: ``instruction_shown`` (a learned vector
 added to each instruction token the screen shows), ``focus_tokens`` (more tokens to attend
-to), ``element_values`` (two more numeric columns per row) and ``pointer_held`` (a learned
-vector added to every row while a pointer button is held). For pointer-grid interfaces,
+to), ``element_values`` (two more numeric columns per row), ``pointer_held`` (a learned
+vector added to every row while a pointer button is held) and ``caret`` (a learned linear
+map of the focused field's caret, added to every row). For pointer-grid interfaces,
 ``grid`` adds maps of where on the grid each kind of control is (see the class).
 
 Cost: rows after the last present one (in every sample) and tokens after the last
@@ -65,7 +66,7 @@ NUMERIC = tuple(i for i, name in enumerate(FEATURES) if name not in ("role", "la
 _ROLE, _LABEL, _VALUE = FEATURES.index("role"), FEATURES.index("label"), FEATURES.index("value")
 _CENTRE = [FEATURES.index("cx"), FEATURES.index("cy")]
 REQUIRED = ("elements", "instruction_tokens")
-OPTIONAL = ("instruction_shown", "focus_tokens", "element_values", "pointer_held")
+OPTIONAL = ("instruction_shown", "focus_tokens", "element_values", "pointer_held", "caret")
 #: Samples per group of similar table lengths in a large batch (see ``forward``).
 GROUP = 16
 
@@ -176,6 +177,8 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
             self.grid_score = nn.Linear(d, grid_channels)
         if "pointer_held" in self.keys:
             self.held = nn.Parameter(torch.randn(d) * 0.02)  # added to every row and the summary while a button is held
+        if "caret" in self.keys:  # a map of where the focused field's caret is, added to every row
+            self.caret = nn.Linear(observation_space.spaces["caret"].shape[0], d, bias=False)
 
     def _tokens(self, scaled: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Token ids read back from their scaled form (the used positions only), and the padding mask."""
@@ -215,6 +218,8 @@ class ElementAttentionExtractor(BaseFeaturesExtractor):
         rows = self.numeric(torch.cat(numeric, dim=-1)) + self.role(role) + self.label(label)
         if "pointer_held" in self.keys:
             rows = rows + observations["pointer_held"][:, None, :1] * self.held
+        if "caret" in self.keys:
+            rows = rows + self.caret(observations["caret"])[:, None, :]
         return rows, table[..., 0] > 0.5
 
     def _memory(self, observations: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -22,7 +22,7 @@ K, T = 96, 64
 
 def _space(*optional: str) -> spaces.Dict:
     entries = {"elements": spaces.Box(0.0, 1.0, (K, 15), np.float32), "instruction_tokens": spaces.Box(0.0, 1.0, (T,), np.float32)}
-    extra = {"instruction_shown": (T,), "focus_tokens": (T,), "element_values": (K, 2), "pointer_held": (1,)}
+    extra = {"instruction_shown": (T,), "focus_tokens": (T,), "element_values": (K, 2), "pointer_held": (1,), "caret": (10,)}
     entries.update({key: spaces.Box(0.0, 1.0, extra[key], np.float32) for key in optional})
     return spaces.Dict(entries)
 
@@ -152,12 +152,13 @@ def test_ids_are_read_back_from_the_scaled_columns():
 
 def test_optional_keys_are_used():
     batch = _batch(_played(2))
-    extractor = _extractor(_space("instruction_shown", "focus_tokens", "element_values", "pointer_held"))
+    extractor = _extractor(_space("instruction_shown", "focus_tokens", "element_values", "pointer_held", "caret"))
     base = {**batch, "instruction_shown": torch.zeros(2, T), "focus_tokens": torch.zeros(2, T), "element_values": torch.zeros(2, K, 2),
-            "pointer_held": torch.zeros(2, 1)}
+            "pointer_held": torch.zeros(2, 1), "caret": torch.zeros(2, 10)}
     reference = extractor(base)
     for key, value in (("instruction_shown", torch.ones(2, T)), ("focus_tokens", batch["instruction_tokens"]),
-                       ("element_values", torch.ones(2, K, 2)), ("pointer_held", torch.ones(2, 1))):
+                       ("element_values", torch.ones(2, K, 2)), ("pointer_held", torch.ones(2, 1)),
+                       ("caret", torch.ones(2, 10))):
         assert not torch.allclose(extractor({**base, key: value}), reference), key
 
 

@@ -14,7 +14,7 @@ from cwgym.rl.env import ComputerEnv
 from cwgym.rl.observation_keys import OBSERVATION_KEYS, ObservationKey
 from cwgym.rl.vector import ComputerVectorEnv
 
-BUILT_IN = ["a11y", "element_values", "elements", "focus_tokens", "instruction", "instruction_shown", "instruction_tokens", "marks", "pixels", "pointer_held", "terminal", "terminal_tokens"]
+BUILT_IN = ["a11y", "caret", "element_values", "elements", "focus_tokens", "instruction", "instruction_shown", "instruction_tokens", "marks", "pixels", "pointer_held", "terminal", "terminal_tokens"]
 
 
 class StepsTaken(ObservationKey):
