@@ -233,7 +233,8 @@ def test_semantic_v1_projects_the_focused_machine_without_pixels():
                     "bounds": {"x": 10, "y": 163, "width": 48, "height": 48}, "enabled": True, "focused": False}
     assert not any(e["id"] == "window:0:content:item:29" for e in view["elements"])  # scrolled out of view
     assert {"text": "Sep 17  09:00"} .items() <= next(t for t in view["text"] if t["text"] == "Sep 17  09:00").items()
-    assert view["focus"] == {"window": 0, "target": "window:0:content:note", "route": "application", "text_entry": True}
+    assert view["focus"] == {"window": 0, "target": "window:0:content:note", "route": "application", "text_entry": True,
+                             "caret": {"line": 0, "column": 2, "offset": 2}}  # after the typed "hi"
     assert env.observe()["channels"]["semantic.v1"][M] == view
     view["elements"].clear()  # the caller's copy is its own
     assert env.observe()["channels"]["semantic.v1"][M]["elements"]
