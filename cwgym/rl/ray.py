@@ -446,7 +446,26 @@ class RayVectorEnv(BatchedVectorEnv):
         if ray.is_initialized():
             for actor in self._actors:
                 ray.kill(actor, no_restart=True)
+            _await_death(self._actors)
         self._actors = []
         if self._owned_ray:
             self._owned_ray = False
             _release()
+
+
+def _await_death(actors: list, attempts: int = 100) -> None:
+    """Wait until killed actors are gone: ``ray.kill`` only asks, and a call sent right after
+    it may still be answered, so ``close`` returns once every actor is really dead."""
+    alive = list(actors)
+    for _ in range(attempts):
+        if not alive:
+            return
+        probes = {actor.__ray_ready__.remote(): actor for actor in alive}
+        done, _ = ray.wait(list(probes), num_returns=len(probes), timeout=10.0)
+        alive = []
+        for ref in done:
+            try:
+                ray.get(ref)
+            except LOST:
+                continue
+            alive.append(probes[ref])  # answered before the kill landed: ask again
