@@ -228,7 +228,10 @@ class Shell:
         self.state.exported.discard(name)
 
     def environment(self, extra: list[tuple[str, str]] = ()) -> dict[str, str]:  # type: ignore[assignment]
-        env = {k: self.state.vars[k] for k in sorted(self.state.exported) if k in self.state.vars}
+        variables = self.state.vars
+        env = {k: variables[k] for k in sorted(self.state.exported) if k in variables}
+        if not extra:
+            return env  # already in name order
         for name, value in extra:
             env[name] = value
         return dict(sorted(env.items()))
