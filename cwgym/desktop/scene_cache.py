@@ -79,13 +79,14 @@ class SceneCache:
     def keep(self, key: Any, chunk: Chunk) -> Chunk:
         return remember(self.chunks, key, chunk, CHUNKS_KEPT)
 
-    def projection(self, scene: Scene) -> dict[str, Any]:
-        """The ``semantic.v1`` projection of a scene this cache composed (a fresh dict)."""
+    def projection(self, scene: Scene, *, shared: bool = False) -> dict[str, Any]:
+        """The ``semantic.v1`` projection of a scene this cache composed (a fresh dict; with
+        ``shared``, the cache's own, which the caller only reads)."""
         if self.semantic is not None and self.semantic[0] == scene.digest:
-            return semantic_view(scene, self)  # the screen of the last look, as most steps see
+            return semantic_view(scene, self, shared=shared)  # the screen of the last look, as most steps see
         kept = recall(self.views, scene.digest)
         self.semantic = (scene.digest, kept) if kept is not None else None
-        view = semantic_view(scene, self)
+        view = semantic_view(scene, self, shared=shared)
         remember(self.views, *self.semantic)
         return view
 

@@ -144,12 +144,21 @@ class Template:
     from the painted chunks' shares (or the whole scene's). Nothing in it is ever handed
     out; :meth:`view` builds a copy that shares only immutable values with it."""
 
-    __slots__ = ("elements", "head", "text")
+    __slots__ = ("_shared", "elements", "head", "text")
 
     def __init__(self, head: dict[str, Any], parts: list[tuple[list, list]]) -> None:
         self.head = head
         self.elements = [e for part_elements, _ in parts for e in part_elements]
         self.text = [t for _, part_text in parts for t in part_text]
+        self._shared: dict[str, Any] | None = None
+
+    def shared(self) -> dict[str, Any]:
+        """One projection kept with the template and handed out again while the screen stays
+        the same, for owner-side readers that never change it (the RL layer reads it into its
+        element table; copying ~200 dicts a step for it would be waste). Never the actor's."""
+        if self._shared is None:
+            self._shared = self.view()
+        return self._shared
 
     def view(self) -> dict[str, Any]:
         """A fresh projection: every dict and list in it is new."""
@@ -184,16 +193,18 @@ def _template(scene: Scene, chunks: list | None) -> Template:
     return Template(_head(scene), parts)
 
 
-def semantic_view(scene: Scene, cache: Any = None) -> dict[str, Any]:
+def semantic_view(scene: Scene, cache: Any = None, *, shared: bool = False) -> dict[str, Any]:
     """The projection of a stamped native-size scene (a fresh dict each call: nothing in
     it is shared with a cache or an earlier call but strings, numbers and bools).
 
     ``cache`` (the seat's :class:`~cwgym.desktop.compositor.SceneCache`) keeps the last
     projection by scene digest and each painted chunk's share of it, so a change to one
-    window rebuilds that window's part only.
+    window rebuilds that window's part only. With ``shared`` (and a cache) the projection
+    is the cache's own (:meth:`Template.shared`): read it, never change it.
     """
     if cache is None:
         return _template(scene, None).view()
     if cache.semantic is None or cache.semantic[0] != scene.digest:
         cache.semantic = (scene.digest, _template(scene, cache.parts.get(scene.digest)))
-    return cache.semantic[1].view()
+    template = cache.semantic[1]
+    return template.shared() if shared else template.view()

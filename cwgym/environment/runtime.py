@@ -450,6 +450,22 @@ class Runtime:
             channels[name] = value if getattr(channel, "owned", False) else clone(value)
         return {"tick": self.clock.now_us, "channels": channels}
 
+    def peek(self, session: Session) -> dict[str, Any]:
+        """The session's granted channels now, as :meth:`observe` gives them, except that a
+        channel able to (``semantic.v1``) hands out the values its cache keeps instead of
+        fresh copies. For owner-side readers that only read (the RL layer builds its element
+        table from the view each step); never for an actor, whose values are its own."""
+        channels = {}
+        for name in session.config.observations:
+            channel = self.channels[name]
+            peek = getattr(channel, "peek", None)
+            if peek is not None:
+                channels[name] = peek(self, session)
+                continue
+            value = channel.observe(self, session)
+            channels[name] = value if getattr(channel, "owned", False) else clone(value)
+        return {"tick": self.clock.now_us, "channels": channels}
+
     def visual(self, session_id: str, width: int, height: int, kind: str, *, gate: bool = True) -> Any:
         """A session's screen at a viewport: ``kind`` ``scene`` (plain), ``typed`` (a
         ``Scene``) or ``render`` (a frame); ``gate`` requires a visual channel."""

@@ -126,7 +126,8 @@ class Episode:
                 # owner side: the runtime's typed step, without the actor handle's copies
                 runtime = self.world.runtime
                 typed = runtime.step(self.actor.id, decoded.envelopes)
-                self.channels = runtime.observe(runtime.session(self.actor.id))["channels"]
+                # read-only: the semantic view is the scene cache's own (see Runtime.peek)
+                self.channels = runtime.peek(runtime.session(self.actor.id))["channels"]
                 self._mask = None
                 outcomes = [clone(o.to_plain()) for o in typed]  # the agent's own copies, in info
                 self._track_pointer(decoded.envelopes, outcomes)
@@ -225,7 +226,7 @@ class Episode:
         }
         info.update(self.reward.info())
         if self.table is not None and self.blueprint.observations.wants_table:
-            info["elements"] = self.table.rows
+            info["elements"] = [_own_row(row) for row in self.table.rows]  # the rows are read-only views
         if self.blueprint.actions.needs_vocabulary:
             info["vocabulary"] = list(self.ctx.vocabulary)
         if self.masked:
@@ -286,3 +287,10 @@ def verification_info(verification: Verification | None, reveal: bool = False) -
         "score": verification.score,
         "checks": [{"kind": c.kind, "subject": c.subject, "passed": c.passed} for c in verification.checks],
     }
+
+
+def _own_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an element row for ``info``: its dicts are the agent's, not the view's."""
+    own = row.copy()
+    own["bounds"] = own["bounds"].copy()
+    return own

@@ -27,5 +27,14 @@ class SemanticChannel:
         seat = runtime.seat(session, machine)
         return {machine: seat.cache.projection(seat.scene(*seat.native))}
 
+    def peek(self, runtime: RuntimeView, session: Session) -> dict[str, Any]:
+        """As :meth:`observe`, with the scene cache's own projection inside (see
+        :meth:`Runtime.peek`): the same object while the screen stays the same."""
+        machine = session.focus
+        if machine is None or machine not in runtime.machines:
+            return {}
+        seat = runtime.seat(session, machine)
+        return {machine: seat.cache.projection(seat.scene(*seat.native), shared=True)}
+
 
 CHANNELS.register("semantic.v1", SemanticChannel())
