@@ -1,6 +1,6 @@
 #!/bin/sh
 # Trains the masked attention agent behind the "Masked attention agent" sections of
-# baselines/RESULTS.md — every easy task and fourteen web kinds, one recipe — and writes them.
+# baselines/RESULTS.md — every easy task and nineteen web kinds, one recipe — and writes them.
 #
 #   sh baselines/train_masked_results.sh [RUNS_DIR]      (from the repository root, train extra installed)
 #
@@ -23,7 +23,8 @@ EASY="open-app close-window maximize-window drag-window open-desktop-file new-fo
       scroll-trash editor-save append-line terminal-mkdir terminal-copy copy-paste move-file new-file
       save-as-copy restore-trash delete-line"
 WEB="click-test click-button click-link click-tab click-tab-2 click-option click-dialog click-widget
-     click-collapsible focus-text enter-text login-user click-checkboxes email-inbox-delete"
+     click-collapsible focus-text enter-text login-user click-checkboxes email-inbox-delete
+     click-test-2 click-dialog-2 focus-text-2 choose-list enter-password"
 mkdir -p "$RUNS"
 
 # The demonstrations: the expert's episodes on the first 100 training seeds, checked.
