@@ -303,6 +303,24 @@ class HitIndex:
                 return pt
         return None
 
+    def _covered_whole(self, rec: _Rec) -> bool:
+        """Whether one blocker above the node (as :meth:`_uncovered` counts them) contains its
+        whole visible rectangle: then nothing of it is left, whatever else lies above. Such a
+        blocker touches the node's first tile, so one bucket is enough to look in; a node
+        behind a window is answered here without cutting its rectangle into pieces."""
+        target = rec.interaction
+        x0, y0, x1, y1 = rec.x0, rec.y0, rec.x1, rec.y1
+        for r in self._bucket((y0 >> _SHIFT) * self._cols + (x0 >> _SHIFT)):
+            if r is rec:
+                return False
+            if (
+                r.fast
+                and r.x0 <= x0 and r.y0 <= y0 and x1 <= r.x1 and y1 <= r.y1
+                and (r.opaque or (r.interaction is not None and (r.interaction != target or r.disabled)))
+            ):
+                return True
+        return False
+
     def _uncovered(self, rec: _Rec) -> list[Rect]:
         """The node's visible bounds minus the exact areas of nodes above that stop a click.
 
@@ -312,9 +330,11 @@ class HitIndex:
         several tiles is removed again harmlessly); subtracting stops past 256 pieces,
         which is still a safe over-estimate.
         """
-        pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
         target = rec.interaction
         cols = self._cols
+        if self._covered_whole(rec):
+            return []
+        pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
         for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
             for tx in range(rec.x0 >> _SHIFT, ((rec.x1 - 1) >> _SHIFT) + 1):
                 for r in self._bucket(ty * cols + tx):

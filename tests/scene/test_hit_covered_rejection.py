@@ -1,0 +1,91 @@
+"""A node covered whole by one blocker above it is answered without cutting its rectangle
+into pieces (HitIndex._covered_whole): the quick answer is the full subtraction's, and
+reachable_point finds no point exactly when no pixel of the node takes its clicks."""
+
+from __future__ import annotations
+
+import random
+
+from scene_fixture import GREY, WHITE
+
+from cwgym.scene import Box, Node, Rect, Scene, Semantic, Text, node_id
+from cwgym.scene.hit import _SHIFT
+
+SIDE = 48  # a small screen: the pixel-by-pixel reference stays cheap
+
+
+def _scene(seed: int, shared: bool = True) -> Scene:
+    """A random scene; with ``shared``, several nodes may carry one control's interaction."""
+    rng = random.Random(seed)
+    scene = Scene(SIDE, SIDE)
+    for k in range(rng.randint(2, 14)):
+        x, y = rng.randint(-8, SIDE), rng.randint(-8, SIDE)
+        w, h = rng.randint(0, 40), rng.randint(0, 40)
+        kind = rng.choice(["control", "control", "blocker", "window", "text", "disabled"])
+        if kind == "window":  # a big opaque rectangle, the usual cover
+            x, y, w, h = rng.randint(-4, 10), rng.randint(-4, 10), rng.randint(20, 60), rng.randint(20, 60)
+        kw: dict = {"z": rng.randint(0, 6)}
+        if kind in ("control", "disabled"):
+            kw["interaction"] = rng.choice(["a", "b", "c", f"c{k}"]) if shared else f"c{k}"
+            if kind == "disabled":
+                kw["semantic"] = Semantic(role="button", label="x", disabled=True)
+        primitive = Text("t", 12, WHITE) if kind == "text" else Box(GREY if kind != "control" else WHITE)
+        scene.add(Node(id=node_id(None, f"n{k}"), bounds=Rect(x, y, w, h), primitive=primitive, **kw))
+    return scene
+
+
+def _reachable_pixels(scene: Scene, node: int) -> int:
+    return sum(scene.hit_reaches(node, x, y) for x in range(SIDE) for y in range(SIDE))
+
+
+def test_the_quick_answer_is_the_full_subtractions():
+    quick = 0
+    for seed in range(300):
+        scene = _scene(seed)
+        index = scene._index()
+        for rec in index._by_id.values():
+            if rec.interaction is None or rec.disabled:
+                continue
+            if index._covered_whole(rec):
+                quick += 1
+                # the answer without the shortcut: subtracting every blocker leaves nothing
+                pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
+                covered = False
+                for other in index._by_id.values():
+                    if other is rec or not other.fast:
+                        continue
+                    above = index._bucket((rec.y0 >> _SHIFT) * index._cols + (rec.x0 >> _SHIFT))
+                    if other not in above or above.index(other) > above.index(rec):
+                        continue
+                    if other.opaque or (other.interaction is not None and (other.interaction != rec.interaction or other.disabled)):
+                        pieces = [q for p in pieces for q in p.subtract(Rect(other.x0, other.y0, other.x1 - other.x0, other.y1 - other.y0))]
+                        covered = covered or not pieces
+                assert covered and index._uncovered(rec) == []
+    assert quick > 20  # the scenes cover nodes whole often enough to test the shortcut
+
+
+def test_reachable_point_is_none_exactly_when_no_pixel_reaches_the_node():
+    # one node per control: a node under an opaque node of its own control counts that node
+    # as a blocker (an over-strict answer the mask does not see: it asks every node of a row)
+    for seed in range(120):
+        scene = _scene(seed, shared=False)
+        for n in scene.painted():
+            if n.interaction is None:
+                continue
+            point = scene.reachable_point(n.id)
+            if point is None:
+                assert _reachable_pixels(scene, n.id) == 0, (seed, n.id)
+            else:
+                assert scene.hit_reaches(n.id, *point)
+
+
+def test_a_button_behind_a_window_is_covered_and_one_beside_it_is_not():
+    scene = Scene(200, 200)
+    hidden = scene.add(Node(id=node_id(None, "hidden"), bounds=Rect(20, 20, 30, 10), primitive=Box(WHITE), interaction="hidden"))
+    shown = scene.add(Node(id=node_id(None, "shown"), bounds=Rect(150, 20, 30, 10), primitive=Box(WHITE), interaction="shown"))
+    scene.add(Node(id=node_id(None, "window"), bounds=Rect(0, 0, 120, 120), primitive=Box(GREY), z=3))
+    index = scene._index()
+    assert index._covered_whole(index._by_id[hidden.id])
+    assert not index._covered_whole(index._by_id[shown.id])
+    assert scene.reachable_point(hidden.id) is None
+    assert scene.reachable_point(shown.id) == (165, 25)
