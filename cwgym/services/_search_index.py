@@ -103,9 +103,22 @@ def entries(value: Any, where: str) -> list[dict]:
     return [entry(e, f"{where}[{j}]") for j, e in enumerate(value)]
 
 
-def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]:
+#: What an index may gather: ``world`` every service, ``internet`` only the services on
+#: ``internet``-zone nodes (a public engine does not see into an office's LAN).
+REACHES = ("world", "internet")
+
+
+def _in_reach(definition: Any, service: Any, reach: str) -> bool:
+    if reach == "world":
+        return True
+    zones = {_get(n, "id"): _get(n, "zone", "local") for n in _get(_get(definition, "network"), "nodes", []) or []}
+    return zones.get(_get(service, "node"), "local") == reach
+
+
+def world_entries(definition: Any, search_kinds_too: bool = False, reach: str = "world") -> list[dict]:
     """Every service's ``search_entries`` in definition order (and, with
-    ``search_kinds_too``, the ``initial_state.entries`` of every ``search`` service).
+    ``search_kinds_too``, the ``initial_state.entries`` of every ``search`` service), of the
+    services within ``reach`` (:data:`REACHES`).
 
     Raises:
         ValueError: naming ``$.services[i].search_entries[j]`` (or the initial state's path).
@@ -114,6 +127,8 @@ def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]
         return []
     out: list[dict] = []
     for i, service in enumerate(_get(definition, "services", []) or []):
+        if not _in_reach(definition, service, reach):
+            continue
         base = base_url(service)
         listed = _get(service, "search_entries", []) or []
         if not isinstance(listed, list):
@@ -130,9 +145,9 @@ def world_entries(definition: Any, search_kinds_too: bool = False) -> list[dict]
     return out
 
 
-def public_entries(definition: Any) -> list[dict]:
-    """The public pages of every service of ``definition`` with a domain, in definition
-    order: its kind's :meth:`~cwgym.net.services.ServiceKind.public_pages` over the state
+def public_entries(definition: Any, reach: str = "world") -> list[dict]:
+    """The public pages of every service of ``definition`` with a domain and within
+    ``reach``, in definition order: its kind's :meth:`~cwgym.net.services.ServiceKind.public_pages` over the state
     built from its ``initial_state``, as the world builds it. Kinds without public pages
     (the default hook) are not built at all, which also keeps search kinds from crawling
     each other.
@@ -149,25 +164,27 @@ def public_entries(definition: Any) -> list[dict]:
         kind = SERVICE_KINDS.get(_get(service, "kind", ""))
         if base is None or kind is None or type(kind).public_pages is ServiceKind.public_pages:
             continue
+        if not _in_reach(definition, service, reach):
+            continue
         state = kind.initial(_get(service, "initial_state"), f"$.services[{i}].initial_state", definition)
         out.extend(entry(page, f"$.services[{i}] (public page {j})") for j, page in enumerate(kind.public_pages(state, base)))
     return out
 
 
 def index_for(state: dict, where: str, definition: Any, search_kinds_too: bool = False,
-              crawl: bool = False) -> tuple[list[dict], list[dict]]:
+              crawl: bool = False, reach: str = "world") -> tuple[list[dict], list[dict]]:
     """``(own entries, index)`` for a kind's state: the index is the world's entries, then
     the own ones, then (with ``crawl``) the world's public pages whose url is not listed
-    yet. A state that already holds an ``index`` must hold this one (outside a world, with
+    yet — of the services within ``reach``. A state that already holds an ``index`` must hold this one (outside a world, with
     no definition, a carried index is checked and kept)."""
     own = entries(state.get("entries", []), f"{where}.entries")
     carried = state.get("index")
     if carried is not None and definition is None:
         return own, entries(carried, f"{where}.index")
-    index = [*world_entries(definition, search_kinds_too), *own]
+    index = [*world_entries(definition, search_kinds_too, reach), *own]
     if crawl:
         seen = {e["url"] for e in index}
-        for page in public_entries(definition):
+        for page in public_entries(definition, reach):
             if page["url"] not in seen:
                 seen.add(page["url"])
                 index.append(page)

@@ -27,7 +27,12 @@ Routes:
   first); ``POST /history/clear`` forgets them. Anonymous searches are not kept.
 - accounts as every :class:`~cwgym.services.framework.WebService`.
 
-``initial_state``: ``{brand?: str, entries?: [{title, url, snippet?, keywords?}], users?}``;
+``initial_state.reach`` says whose pages it gathers: ``"world"`` (the default) every
+service's, ``"internet"`` only those of services on ``internet``-zone nodes, as the public
+web's engine does, so a company's intranet stays out of a public search engine.
+
+``initial_state``: ``{brand?: str, reach?: "world" | "internet", entries?: [{title, url,
+snippet?, keywords?}], users?}``;
 a built state adds ``index`` (the entries searched, in order) and ``history`` (``{user:
 [{q, at_us}]}``, the last 100 searches of each user).
 """
@@ -39,7 +44,7 @@ from urllib.parse import urlencode
 
 from cwgym.net.services import SERVICE_KINDS
 from cwgym.protocol.page import Button, Form, Heading, Input, Link, ListBlock, Table, Text
-from cwgym.services._search_index import index_for, rank, terms
+from cwgym.services._search_index import REACHES, index_for, rank, terms
 from cwgym.services.framework import (
     Ctx,
     HttpError,
@@ -60,10 +65,13 @@ QUERY_LIMIT = 500
 class Search(WebService):
     name = "search"
     title = "Search"
-    fields: ClassVar[dict] = {"brand": str, "entries": list, "index": list, "history": dict}
+    fields: ClassVar[dict] = {"brand": str, "reach": str, "entries": list, "index": list, "history": dict}
 
     def validate(self, state: dict, where: str, users: dict[str, dict], definition: Any = None) -> dict:
-        own, index = index_for(state, where, definition, crawl=True)
+        reach = state.get("reach", "world")
+        if reach not in REACHES:
+            raise ValueError(f"{where}.reach: one of {', '.join(REACHES)}, got {reach!r}")
+        own, index = index_for(state, where, definition, crawl=True, reach=reach)
         history = {}
         for user, searches in state.get("history", {}).items():
             at = f"{where}.history.{user}"
@@ -77,7 +85,7 @@ class Search(WebService):
         brand = state.get("brand", "Search")
         if not brand.strip():
             raise ValueError(f"{where}.brand: empty")
-        return {"brand": brand, "entries": own, "index": index, "history": history}
+        return {"brand": brand, "reach": reach, "entries": own, "index": index, "history": history}
 
     def page(self, ctx: Ctx, title: str, body: Any) -> Any:
         page = super().page(ctx, title, body)

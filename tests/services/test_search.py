@@ -168,6 +168,7 @@ def test_a_search_from_one_machine_shows_in_history_on_another_only_through_a_re
     ({"own": [{"title": "T", "url": "/relative"}]}, r"\$\.services\[2\]\.initial_state\.entries\[0\]\.url: '/relative' is not"),
     ({"own": {"title": "T"}}, r"\$\.services\[2\]\.initial_state\.entries: expected list"),
     ({"brand": 3}, r"\$\.services\[2\]\.initial_state\.brand: expected str"),
+    ({"reach": "lan"}, r"\$\.services\[2\]\.initial_state\.reach: one of world, internet, got 'lan'"),
 ])
 def test_malformed_entries_are_refused_naming_their_path(change, where):
     with pytest.raises(ValueError, match=where):
@@ -198,6 +199,15 @@ def test_a_built_state_revalidates_unchanged_and_a_tampered_index_is_refused():
     again = World(definition())
     again.import_snapshot(world.export_snapshot())
     assert again.state_hash() == world.state_hash() and state(again)["history"]["ada"][0]["q"] == "printers"
+
+
+def test_an_internet_reach_leaves_out_the_services_of_the_lan():
+    world = World(definition(reach="internet"))
+    assert [e["url"] for e in state(world)["index"]] == ["http://canteen.example/menu"]  # its own entries only
+    assert state(World(definition()))["reach"] == "world"
+    again = World(definition(reach="internet"))
+    again.import_snapshot(world.export_snapshot())
+    assert again.state_hash() == world.state_hash()
 
 
 def test_a_refused_request_leaves_the_state_as_it_was():
