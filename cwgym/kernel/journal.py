@@ -19,7 +19,7 @@ from cwgym.kernel.digest import canonical
 GENESIS = "0" * 64
 
 
-class JournalEntry(msgspec.Struct, frozen=True):
+class JournalEntry(msgspec.Struct, frozen=True, gc=False):
     """One event: an agent action, a command's input or output, a grant, a topology change."""
 
     sequence: int
