@@ -29,6 +29,7 @@ with that node's data folder (a procedure registered as data is sent to them).
 
 from __future__ import annotations
 
+import gc
 import logging
 import pickle
 import warnings
@@ -86,6 +87,7 @@ class WorldsActor:
         self.rows = [{key: array[i] for key, array in self.boxes.items()} for i in range(count)]
         self.batch = Batch(self.blueprint, self.rows)
         self.renderers: list[Any] = []
+        gc.freeze()  # Ray's and the template's objects are long-lived: keep the collector off them
 
     def node_id(self) -> str:
         """The Ray node this actor runs on (also the readiness probe)."""

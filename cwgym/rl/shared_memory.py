@@ -10,6 +10,7 @@ autoreset and results are those of :class:`~cwgym.rl.vector.ComputerVectorEnv`.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import traceback
 from typing import Any
@@ -39,6 +40,7 @@ def _worker(conn: Any, parent: Any, kwargs: dict, start: int, stop: int, raws: d
         rows = [{k: arrays[k][i] for k in arrays} for i in range(start, stop)]
         batch = Batch(blueprint, rows)
         renderers: list = []
+        gc.freeze()  # the template world's objects are long-lived: keep the collector off them
         conn.send(("ready", None))
     except Exception:
         conn.send(("error", traceback.format_exc()))
