@@ -97,12 +97,12 @@ from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._downloads import DOWNLOADS, safe_name, save_download
 from cwgym.apps._mail_client import Account, call, discover, download, folder_query
 from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import DIR, FsError
-from cwgym.machine.recent import add_recent
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText, UiTextBold
 from cwgym.text import line_height, measure, wrap
 
@@ -141,7 +141,6 @@ ATTACH_BYTES_MAX = 512 * 1024
 #: The most entries the Attach dialog lists of one folder (the rest are said to be left out).
 CHOOSER_MAX = 500
 #: Where Save puts an attachment: this folder of the home folder (made when missing).
-DOWNLOADS = "Downloads"
 
 ERROR = (192, 28, 40, 255)
 TOOL_H = 48
@@ -352,26 +351,6 @@ def _listing(ctx: AppContext, folder: str) -> tuple[tuple[tuple[str, bool, int],
         entries.append((name, inode.kind == DIR, inode.size if inode.kind != DIR else 0))
     entries.sort(key=lambda e: (not e[1], e[0].casefold(), e[0]))
     return tuple(entries[:CHOOSER_MAX]), max(0, len(entries) - CHOOSER_MAX), ""
-
-
-def _safe_name(name: str) -> str:
-    """An attachment's name as a file name of the machine."""
-    clean = "".join("_" if ch in "/\\" or not ch.isprintable() else ch for ch in name).strip()
-    return clean if clean not in ("", ".", "..") else "attachment"
-
-
-def _free_path(ctx: AppContext, folder: str, name: str) -> str:
-    """``folder/name``, or ``folder/<stem> (N)<ext>`` with the first free ``N`` from 1."""
-    ufs = ctx.files()
-    stem, ext = posixpath.splitext(name)
-    candidate = posixpath.join(folder, name)
-    n = 1
-    while ufs.exists(candidate, ctx.home, follow=False):
-        if n > 999:
-            raise FsError("EEXIST", candidate)
-        candidate = posixpath.join(folder, f"{stem} ({n}){ext}")
-        n += 1
-    return candidate
 
 
 def _prefixed(subject: str, prefix: str, known: tuple[str, ...]) -> str:
@@ -628,18 +607,12 @@ class Mail(App):
         if reply.error:
             state["error"] = reply.error
             return
-        name = _safe_name(a["name"])
-        folder = posixpath.join(ctx.home, DOWNLOADS)
-        ufs = ctx.files()
+        name = safe_name(a["name"], "attachment")
         try:
-            if not ufs.exists(folder, ctx.home):
-                ufs.mkdir(folder, ctx.home)
-            path = _free_path(ctx, folder, name)
-            ufs.write(path, ctx.home, reply.data or b"")
+            path = save_download(ctx.machine, name, reply.data or b"", self.id, "attachment")
         except FsError as exc:
             state["error"] = f"Could not save {name} in ~/{DOWNLOADS}: {exc.strerror_text}."
             return
-        add_recent(ctx.machine, path, self.id)
         state["error"] = ""
         state["status"] = f"Saved {posixpath.basename(path)} in ~/{DOWNLOADS}."
 
