@@ -16,6 +16,12 @@ operation and written when one changes it, as Firefox keeps its cookies in the p
 folder. A file that is not such a jar is read as an empty one (Firefox starts a fresh
 store over a damaged one).
 
+A file a site sends as an attachment (:attr:`~cwgym.web.engine.Browser.download`) is saved
+by :func:`keep_download` into ``~/Downloads`` (:mod:`cwgym.apps._downloads`: its own name,
+``(1)``, ``(2)``... when taken) and announced by a desktop notification, "Download
+complete" naming the file, or "Download failed" with the reason when the folder cannot be
+written; a window and a headless ``browser.v1`` profile both save this way.
+
 Texts, not nested dicts, so a snapshot encodes a page as one string and decoding it back is
 memoised on the string: a window that repaints, or a keystroke that changes only a field,
 never rebuilds the page. The memo tables are caches keyed by content, never state.
@@ -35,6 +41,7 @@ in the order shown.
 
 from __future__ import annotations
 
+import posixpath
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -42,8 +49,10 @@ from typing import Any
 
 import msgspec
 
+from cwgym.apps._downloads import DOWNLOADS, safe_name, save_download
 from cwgym.desktop.framework import AppError
 from cwgym.machine.filesystem import FsError
+from cwgym.machine.notifications import notify
 from cwgym.machine.view import NetFailure
 from cwgym.net.http import NetError
 from cwgym.protocol.page import (
@@ -69,7 +78,7 @@ from cwgym.protocol.page import (
     value_problem,
 )
 from cwgym.web import engine
-from cwgym.web.engine import Browser, EngineError, RequestFn
+from cwgym.web.engine import Browser, Download, EngineError, RequestFn
 from cwgym.web.session import BrowserState, Jar
 
 __all__ = ["CLOSED", "COOKIES", "OPEN", "browser_of", "click", "dialog_of", "fill", "laid_out", "load_cookies",
@@ -196,6 +205,19 @@ def request_fn(machine: Any) -> RequestFn:
             raise NetError(exc.code, exc.detail) from None
 
     return request
+
+
+def keep_download(machine: Any, download: Download) -> str | None:
+    """Save ``download`` into the machine user's ``~/Downloads`` and raise the notification
+    that says so; the path written, or ``None`` when it could not be (also notified)."""
+    name = safe_name(download.name, "download")
+    try:
+        path = save_download(machine, name, download.body, "browser")
+    except FsError as exc:
+        notify(machine, "browser", "Download failed", f"{name}: {exc.strerror_text}")
+        return None
+    notify(machine, "browser", "Download complete", f"{posixpath.basename(path)} — saved in ~/{DOWNLOADS}")
+    return path
 
 
 def resolves(machine: Any) -> Callable[[str], bool]:

@@ -218,6 +218,8 @@ def browse(ctx: AppContext, state: dict[str, Any], op: Callable[..., Browser]) -
     if jar != _sorted_jar(before.state.cookies):  # another window of the profile changed them
         before = msgspec.structs.replace(before, state=msgspec.structs.replace(before.state, cookies=jar))
     after = op(before, model.request_fn(ctx.machine), model.resolves(ctx.machine))
+    if after.download is not None:  # a file, not a page: into ~/Downloads, the page stays
+        model.keep_download(ctx.machine, after.download)
     if _sorted_jar(after.state.cookies) != jar:
         model.save_cookies(fs, ctx.home, after.state.cookies)
     model.store(state, after)

@@ -12,12 +12,19 @@ shows Chrome's "This site can't be reached" page.
 
 Fields: ``fill`` keeps a value per element id until the form is submitted (a checkbox or
 radio holds ``"checked"`` or ``"unchecked"``); the page an agent sees shows them.
+
+Downloads: an answer with ``Content-Disposition: attachment`` is a file, not a page. The tab
+stays on the page it showed (no history entry, as in Chrome), the answer's cookies are kept,
+and the returned :class:`Browser` carries the file as :attr:`Browser.download` (its name
+from ``filename*`` (RFC 5987), else ``filename``, else the URL's last segment) for the
+caller to save: the engine has no filesystem. Any other operation clears it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import msgspec
 
@@ -45,7 +52,7 @@ from cwgym.protocol.page import (
 from cwgym.web import session as bs
 from cwgym.web.omnibox import DEFAULT_ENGINE, interpret
 
-__all__ = ["Browser", "EngineError", "RequestFn", "open_browser", "walk"]
+__all__ = ["Browser", "Download", "EngineError", "RequestFn", "attachment_name", "open_browser", "walk"]
 
 RequestFn = Callable[[str, str, list[tuple[str, str]], bytes], tuple[int, list[tuple[str, str]], bytes]]
 PAGE_TYPE = "application/vnd.cwgym.page+json"
@@ -63,13 +70,24 @@ class EngineError(Exception):
         self.message = message
 
 
+class Download(msgspec.Struct, frozen=True):
+    """A file an answer sent as an attachment: where from, its name as sent, its bytes."""
+
+    url: str
+    name: str
+    body: bytes
+    media_type: str = ""
+
+
 class Browser(msgspec.Struct, frozen=True):
     """One browser profile: its tabs (:class:`~cwgym.web.session.BrowserState`), the page
-    each tab shows, and the values typed into each tab's fields."""
+    each tab shows, and the values typed into each tab's fields; ``download`` is the file
+    the last operation received, for the caller to save (it is not part of the profile)."""
 
     state: bs.BrowserState
     pages: tuple[tuple[int, Page], ...] = ()
     fields: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
+    download: Download | None = None
 
     def page(self, tab: int | None = None) -> Page:
         tab = self.state.active if tab is None else tab
@@ -127,6 +145,10 @@ def load(b: Browser, url: str, request_fn: RequestFn, *, method: str = "GET",
         return b._set(state, page=BLANK)
     try:
         state, result = bs.fetch(b.state, request_fn, url, method, form)
+        name = attachment_name(result.headers, result.url)
+        if name is not None:  # a file: the tab keeps its page, the caller saves the file
+            media = next((v for k, v in result.headers if k.lower() == "content-type"), "").split(";")[0].strip().lower()
+            return Browser(state, b.pages, b.fields, Download(result.url, name, result.body, media))
         page, status, final = _page_of(result), result.status, result.url
     except NetError as exc:
         state, status, final = b.state, 0, url
@@ -247,6 +269,58 @@ def _page_of(result: bs.FetchResult) -> Page:
     if kind.startswith("text/") or kind in ("application/json", ""):
         return Page(result.url, (Text(text, id="document"),))
     return Page(result.url, (Text(f"A {kind} file of {len(result.body)} bytes.", id="document"),))
+
+
+def attachment_name(headers: tuple[tuple[str, str], ...] | list[tuple[str, str]], url: str) -> str | None:
+    """The file name of an answer sent as an attachment (``Content-Disposition:
+    attachment``), ``None`` for any other answer: ``filename*`` (RFC 5987, percent-encoded
+    in its charset) first, else ``filename`` (quoted or a token), else the URL's last path
+    segment, else ``download``."""
+    value = next((v for k, v in headers if k.lower() == "content-disposition"), None)
+    if value is None:
+        return None
+    kind, _, rest = value.partition(";")
+    if kind.strip().lower() != "attachment":
+        return None
+    params: dict[str, str] = {}
+    for part in _parameters(rest):
+        key, eq, raw = part.partition("=")
+        if eq:
+            params.setdefault(key.strip().lower(), raw.strip())
+    extended = params.get("filename*")
+    if extended is not None:
+        charset, _, encoded = extended.partition("'")
+        _, _, encoded = encoded.partition("'")
+        try:
+            return unquote(encoded, encoding=charset or "utf-8", errors="strict")
+        except (LookupError, UnicodeDecodeError):
+            pass
+    plain = params.get("filename")
+    if plain is not None:
+        if len(plain) >= 2 and plain[0] == plain[-1] == '"':
+            plain = re.sub(r"\\(.)", r"\1", plain[1:-1])  # a quoted-string's escapes
+        return plain
+    segment = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    return segment or "download"
+
+
+def _parameters(text: str) -> list[str]:
+    """``a=1; b="x;y"`` split at the semicolons outside quotes."""
+    parts, current, quoted, escaped = [], [], False, False
+    for ch in text:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quoted:
+            escaped = True
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return [p for p in parts if p.strip()]
 
 
 def _unreachable(url: str, exc: NetError) -> Page:

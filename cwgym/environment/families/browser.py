@@ -7,7 +7,10 @@ value}``, ``click {id}``, ``submit {id}``, ``key {key}`` and ``scroll {y}`` / ``
 Each answers the active tab's page projection ``{version, title, lang, elements}`` with the
 typed values shown. Requests travel the world's network from the machine (DNS, gateway,
 links, the service), carrying the profile's cookies; a site that cannot be reached shows an
-error page, not a failure.
+error page, not a failure. A link or form whose answer is an attachment
+(``Content-Disposition: attachment``) downloads the file into the user's ``~/Downloads``
+(its own name; ``(1)``, ``(2)``... when taken) with a "Download complete" notification, and
+the tab keeps the page it showed.
 
 Where the session drives a desktop on the machine (a theme, ``application.v1``, the browser
 installed), every op first focuses the highest browser window, or opens one, and acts in it
@@ -33,7 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwgym.apps._browser_model import browser_of, shown
+import msgspec
+
+from cwgym.apps._browser_model import browser_of, keep_download, shown
 from cwgym.apps._browser_model import click as click_element
 from cwgym.apps._browser_model import fill as fill_element
 from cwgym.apps._browser_model import submit as submit_form
@@ -115,6 +120,11 @@ class BrowserFamily:
             raise invalid() from None
         except engine.EngineError as exc:
             raise errors.ActionError(errors.NOT_FOUND if exc.code == "not_found" else errors.INVALID) from None
+        if b.download is not None:  # a file, not a page: into ~/Downloads, the page stays
+            path = keep_download(ctx.machine, b.download)
+            ctx.journal("browser.download", {"url": b.download.url, "name": b.download.name, "path": path,
+                                             "bytes": len(b.download.body)})
+            b = msgspec.structs.replace(b, download=None)
         browsers.put(machine, b)
         ctx.journal("browser.page", {"op": op, "url": b.url, "title": b.page().title})
         return projection(shown(b))
