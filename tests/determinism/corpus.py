@@ -22,6 +22,7 @@ import cwgym.rl  # noqa: F401  (registers the envs)
 from cwgym import EnvironmentConfig, World
 from cwgym.resources import load_world
 from cwgym.rl.expert import expert_rollout
+from cwgym.rl.specs import env_ids
 
 GOLDEN = Path(__file__).with_name("corpus.json")
 
@@ -172,7 +173,7 @@ def office_session() -> dict[str, Any]:
 
 def build() -> dict[str, Any]:
     return {
-        "experts": {env_id: expert_episode(env_id) for env_id in sorted(k for k in gym.registry if k.startswith("cwgym/"))},
+        "experts": {env_id: expert_episode(env_id) for env_id in sorted(env_ids())},
         "desktop": desktop_session(),
         "office": office_session(),
     }
