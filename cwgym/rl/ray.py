@@ -66,6 +66,12 @@ def _packed(value: Any) -> bytes:
     return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def _unpacked(reply: tuple) -> tuple:
+    """An actor's ``(boxes, packed, checkpoint)`` reply with the pickle read."""
+    boxes, packed, checkpoint = reply
+    return boxes, pickle.loads(packed), checkpoint
+
+
 class WorldsActor:
     """One actor's slice of the envs: a :class:`Batch` over forks of one template world.
 
@@ -295,27 +301,34 @@ class RayVectorEnv(BatchedVectorEnv):
         start, stop = self._slices[k]
         return f"actor {k} (envs {start}..{stop - 1})"
 
-    def _call(self, method: str, per_actor: list[tuple]) -> tuple[list[Any], list[int]]:
-        """Call ``method`` on every actor; the results, and the actors replaced on the way."""
+    def _call(self, method: str, per_actor: list[tuple], decode: Any = None) -> tuple[list[Any], list[int]]:
+        """Call ``method`` on every actor; the results (each through ``decode`` as soon as it
+        arrives, so the replies of actors that finish first are read while the others still
+        work), in actor order, and the actors replaced on the way."""
         if self.closed:
             raise ClosedEnvironmentError(f"RayVectorEnv.{method}: the env is closed")
         refs = [getattr(actor, method).remote(*args) for actor, args in zip(self._actors, per_actor)]
-        results: list[Any] = []
+        results: list[Any] = [None] * len(refs)
         restarted: list[int] = []
         failure: tuple[int, RayTaskError] | None = None
-        for k, ref in enumerate(refs):
+        waiting = {(ref[0] if isinstance(ref, list) else ref): k for k, ref in enumerate(refs)}
+        while waiting:
+            done, _ = ray.wait(list(waiting), num_returns=1)
+            k = waiting.pop(done[0])
             try:
-                results.append(ray.get(ref))
+                result = ray.get(refs[k])
             except LOST as err:
                 restarted.append(k)
                 try:
-                    results.append(self._recover(k, err, method, per_actor[k]))
+                    result = self._recover(k, err, method, per_actor[k])
                 except RayTaskError as failed:
-                    results.append(None)
                     failure = failure or (k, failed)
+                    continue
             except RayTaskError as err:
-                results.append(None)
                 failure = failure or (k, err)
+                continue
+            results[k] = result if decode is None else decode(result)
+        restarted.sort()
         if failure is not None:
             k, err = failure
             if method in ("reset", "step"):
@@ -376,11 +389,10 @@ class RayVectorEnv(BatchedVectorEnv):
         if isinstance(seed, int):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         args = [(seeds[a:b], options, mask[a:b] if mask is not None else None) for a, b in self._slices]
-        results, restarted = self._call("reset", args)
+        results, restarted = self._call("reset", args, _unpacked)
         texts: list[dict | None] = []
         infos: list[dict | None] = []
-        for k, ((a, b), (boxes, packed, checkpoint)) in enumerate(zip(self._slices, results)):
-            part_texts, part_infos = pickle.loads(packed)
+        for k, ((a, b), (boxes, (part_texts, part_infos), checkpoint)) in enumerate(zip(self._slices, results)):
             rows = slice(None) if mask is None else np.asarray(mask[a:b])
             for key in self._box_keys:
                 self._observations[key][a:b][rows] = boxes[key][rows]
@@ -395,14 +407,13 @@ class RayVectorEnv(BatchedVectorEnv):
         listed = list(iterate(self.action_space, actions))
         due = self._since_checkpoint + 1 >= self.checkpoint_every
         parts = [deepcopy(listed[a:b]) for a, b in self._slices]  # logged: the caller may reuse its arrays
-        results, restarted = self._call("step", [(part, due) for part in parts])
+        results, restarted = self._call("step", [(part, due) for part in parts], _unpacked)
         rewards: list[float] = []
         terms: list[bool] = []
         truncs: list[bool] = []
         texts: list[dict] = []
         infos: list[dict] = []
-        for k, ((a, b), (boxes, packed, checkpoint)) in enumerate(zip(self._slices, results)):
-            r, te, tr, tx, inf = pickle.loads(packed)
+        for k, ((a, b), (boxes, (r, te, tr, tx, inf), checkpoint)) in enumerate(zip(self._slices, results)):
             for key in self._box_keys:
                 self._observations[key][a:b] = boxes[key]
             rewards += r
