@@ -24,7 +24,6 @@ a query first needs it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import msgspec
 
@@ -37,7 +36,7 @@ __all__ = ["GRID", "Hit", "HitIndex", "HitPart"]
 _SHIFT = 6  # 64-pixel tiles
 _TILE = 1 << _SHIFT
 
-_NONE: list = []  # the bucket of a tile nothing covers (never appended to)
+_NONE: tuple = ()  # the bucket of a tile nothing covers
 _LAZY_TILES = 8  # tiles a part cuts from its records before it buckets them all
 
 #: The sampling grid of ``reachable_point`` is GRID x GRID cells (after the centre).
@@ -57,9 +56,11 @@ class Hit(msgspec.Struct, frozen=True):
     disabled: bool
 
 
-class _Rec(NamedTuple):
-    """A node's precomputed hit data (a tuple of untracked values, so the garbage
-    collector does not walk the many a repaint cache keeps)."""
+class _Rec(msgspec.Struct, gc=False):
+    """A node's precomputed hit data. Untracked by the garbage collector (it holds only a
+    node, itself untracked, and plain values): the repaint caches keep tens of thousands,
+    and a named tuple, which the collector never untracks, made every full collection walk
+    them all."""
 
     node: Node
     x0: int
@@ -121,11 +122,11 @@ class HitPart:
         self.recs = recs
         self.by_id = by_id
         self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
-        self._tiles: dict[int, list[_Rec]] = {}
+        self._tiles: dict[int, tuple[_Rec, ...]] = {}
         self._asked = 0
         self._whole = False  # every bucket cut: a tile not in _tiles is empty
 
-    def tile(self, index: int) -> list[_Rec]:
+    def tile(self, index: int) -> tuple[_Rec, ...]:
         """The records touching tile ``index`` (row-major), topmost first."""
         tiles = self._tiles
         bucket = tiles.get(index)
@@ -139,7 +140,7 @@ class HitPart:
             ty, tx = divmod(index, self._cols)
             x0, y0 = tx << _SHIFT, ty << _SHIFT
             x1, y1 = x0 + _TILE, y0 + _TILE
-            bucket = tiles[index] = [r for r in self.recs if r.x0 < x1 and x0 < r.x1 and r.y0 < y1 and y0 < r.y1]
+            bucket = tiles[index] = tuple(r for r in self.recs if r.x0 < x1 and x0 < r.x1 and r.y0 < y1 and y0 < r.y1)
         return bucket
 
     def _bucket_all(self) -> None:
@@ -155,7 +156,8 @@ class HitPart:
                         tiles[base + tx] = [rec]
                     else:
                         bucket.append(rec)
-        self._tiles = tiles
+        # tuples of untracked records: the collector untracks them, where lists stay walked
+        self._tiles = {index: tuple(bucket) for index, bucket in tiles.items()}
         self._whole = True
 
 
@@ -186,23 +188,28 @@ class HitIndex:
         self.height = height
         self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
         self._parts = parts[::-1]  # topmost first
-        self._tiles: dict[int, list[_Rec]] = {}
+        self._tiles: dict[int, tuple[_Rec, ...]] = {}
         by_id: dict[int, _Rec] = {}
         for part in parts:
             by_id.update(part.by_id)
         self._by_id = by_id
 
-    def _bucket(self, index: int) -> list[_Rec]:
+    def _bucket(self, index: int) -> tuple[_Rec, ...]:
         """Every record touching tile ``index``, topmost first."""
         bucket = self._tiles.get(index)
         if bucket is None:
-            bucket = []
-            for part in self._parts:
-                bucket.extend(part.tile(index))
+            parts = self._parts
+            if len(parts) == 1:
+                bucket = parts[0].tile(index)
+            else:
+                merged: list[_Rec] = []
+                for part in parts:
+                    merged.extend(part.tile(index))
+                bucket = tuple(merged)
             self._tiles[index] = bucket
         return bucket
 
-    def _tile(self, x: int, y: int) -> list[_Rec]:
+    def _tile(self, x: int, y: int) -> Sequence[_Rec]:
         if not (0 <= x < self.width and 0 <= y < self.height):
             return _NONE
         return self._bucket((y >> _SHIFT) * self._cols + (x >> _SHIFT))
