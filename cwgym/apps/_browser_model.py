@@ -41,6 +41,7 @@ in the order shown.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -52,7 +53,7 @@ import msgspec
 from cwgym.apps._downloads import DOWNLOADS, safe_name, save_download
 from cwgym.desktop.framework import AppError
 from cwgym.machine.filesystem import FsError
-from cwgym.machine.notifications import notify
+from cwgym.machine.notifications import UserDataError, notify
 from cwgym.machine.view import NetFailure
 from cwgym.net.http import NetError
 from cwgym.protocol.page import (
@@ -214,10 +215,17 @@ def keep_download(machine: Any, download: Download) -> str | None:
     try:
         path = save_download(machine, name, download.body, "browser")
     except FsError as exc:
-        notify(machine, "browser", "Download failed", f"{name}: {exc.strerror_text}")
+        _say(machine, "Download failed", f"{name}: {exc.strerror_text}")
         return None
-    notify(machine, "browser", "Download complete", f"{posixpath.basename(path)} — saved in ~/{DOWNLOADS}")
+    _say(machine, "Download complete", f"{posixpath.basename(path)} — saved in ~/{DOWNLOADS}")
     return path
+
+
+def _say(machine: Any, summary: str, body: str) -> None:
+    """A browser notification; a user whose notification list cannot be written (an
+    unwritable ``~/.local``) still gets the download, without the bubble."""
+    with contextlib.suppress(UserDataError):
+        notify(machine, "browser", summary, body)
 
 
 def resolves(machine: Any) -> Callable[[str], bool]:

@@ -84,6 +84,20 @@ def test_a_downloads_folder_the_user_cannot_write_is_a_failed_download_and_no_fi
     assert said[-1]["summary"] == "Download failed" and "statement-NW-ENG-0001.csv" in said[-1]["body"]
 
 
+def test_a_user_whose_notifications_cannot_be_written_still_gets_the_file():
+    world = World(load_world("company"))
+    act = browser(world, desktop=False)
+    machine = world.runtime.machines[M]
+    ufs = machine.user_fs()
+    if not ufs.exists("/home/maya/.local", machine.home):
+        ufs.mkdir("/home/maya/.local", machine.home)
+    ufs.chmod("/home/maya/.local", machine.home, 0o500)
+    act("navigate", url=ACCOUNT)
+    act("click", id="statement-csv")
+    assert list(files(world)) == ["statement-NW-ENG-0001.csv"]
+    assert not [n for n in notifications(machine) if n["source"] == "browser"]
+
+
 @pytest.mark.parametrize(("value", "url", "name"), [
     ('attachment; filename="inv 7.pdf"', "http://x/a", "inv 7.pdf"),
     ('attachment; filename="a\\"b.txt"', "http://x/a", 'a"b.txt'),
