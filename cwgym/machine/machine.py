@@ -85,6 +85,8 @@ class Machine:
         self.home = home_for(profile, computer.user)
         self.users: tuple[User, ...] = users_for(computer.user, self.home)
         self.cred = Credentials(FIRST_UID, FIRST_UID)
+        #: (the inputs of :meth:`visible_digest`, its value): every action's effect asks it twice
+        self._visible_memo: tuple[tuple, bytes] | None = None
         if build:
             # The definition is immutable: digest it once, so hashing never walks its files.
             self.computer_digest = value_digest((msgspec.to_builtins(computer), msgspec.to_builtins(profile)))
@@ -253,17 +255,14 @@ class Machine:
         """A digest of what the machine's user can observe: the files it can reach and read
         (:meth:`Filesystem.visible_digest`), the shell state, the processes and the clipboard.
         Action effects report it, so an actor learns nothing of files it may not read."""
-        return value_digest(
-            (
-                self.id,
-                self.computer_digest,
-                self.fs.visible_digest(),
-                self.shell.frozen(),
-                [msgspec.to_builtins(p) for p in self.procs.frozen()[0]],
-                self.procs.next_pid,
-                self.clipboard,
-            )
-        )
+        procs, next_pid = self.procs.frozen()
+        inputs = (self.id, self.computer_digest, self.fs.visible_digest(), self.shell.frozen(), procs, next_pid, self.clipboard)
+        memo = self._visible_memo
+        if memo is not None and memo[0] == inputs:  # equal inputs, equal digest: compared by value
+            return memo[1]
+        digest = value_digest((*inputs[:4], [msgspec.to_builtins(p) for p in procs], next_pid, self.clipboard))
+        self._visible_memo = (inputs, digest)
+        return digest
 
     def is_dir(self, path: str) -> bool:
         try:

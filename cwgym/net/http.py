@@ -8,6 +8,7 @@ that did not reach a server is a :class:`NetError` with one of :data:`FAILURES`,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import msgspec
 
@@ -60,7 +61,17 @@ def parse_url(text: str, base: Url | None = None) -> Url:
     """
     if base is not None and text.startswith("/"):
         return Url(base.scheme, base.host, base.port, text)
-    match = _URL.fullmatch(text.strip()) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        raise NetError("malformed_url", f"{text!r} is not a URL of the form http://host/path")
+    text = str(text)
+    return _parse_absolute(text) if len(text) <= 2048 else _parse_absolute.__wrapped__(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_absolute(text: str) -> Url:
+    """:func:`parse_url` of an absolute URL, remembered (a Url is frozen, and an agent asks
+    for the same few pages over and over); a failure raises and is not remembered."""
+    match = _URL.fullmatch(text.strip())
     if match is None:
         raise NetError("malformed_url", f"{text!r} is not a URL of the form http://host/path")
     scheme = match["scheme"].lower()

@@ -8,7 +8,7 @@ __all__ = ["ShellState"]
 class ShellState:
     """What a shell keeps between commands: cwd, variables, functions, ``$?``, umask."""
 
-    __slots__ = ("cwd", "exported", "functions", "last_status", "umask", "vars")
+    __slots__ = ("_frozen", "cwd", "exported", "functions", "last_status", "umask", "vars")
 
     def __init__(
         self,
@@ -25,9 +25,17 @@ class ShellState:
         self.functions: dict[str, str] = functions or {}
         self.last_status = last_status
         self.umask = umask
+        #: (copies of vars, exported, functions; the frozen value they gave): the fields are
+        #: changed in place everywhere, so a repeat is found by comparing, not by a flag
+        self._frozen: tuple[dict, set, dict, tuple] | None = None
 
     def frozen(self) -> tuple:
-        return (
+        memo = self._frozen
+        if memo is not None and memo[0] == self.vars and memo[1] == self.exported and memo[2] == self.functions:
+            kept = memo[3]
+            if kept[0] == self.cwd and kept[4] == self.last_status and kept[5] == self.umask:
+                return kept
+        value = (
             self.cwd,
             tuple(sorted(self.vars.items())),
             tuple(sorted(self.exported)),
@@ -35,6 +43,8 @@ class ShellState:
             self.last_status,
             self.umask,
         )
+        self._frozen = (dict(self.vars), set(self.exported), dict(self.functions), value)
+        return value
 
     @classmethod
     def thaw(cls, value: tuple) -> ShellState:
