@@ -136,13 +136,6 @@ def _reachable_rows_of_stamped(scene: Scene, ids: tuple[str, ...]) -> list[bool]
 
 def reachable_rows(scene: Scene, ids: Sequence[str]) -> list[bool]:
     """For each control id, whether a click on ``scene`` reaches it (as
-    :func:`cwgym.rl.elements.click_point` finds it, one pass over the painted nodes)."""
-    wanted = set(ids)
-    nodes: dict[str, list[int]] = {}
-    for node in scene.painted():
-        if node.interaction in wanted:
-            nodes.setdefault(node.interaction, []).append(node.id)
-    reachable = {
-        interaction: any(scene.reachable_point(n) is not None for n in reversed(found)) for interaction, found in nodes.items()
-    }
+    :func:`cwgym.rl.elements.click_point` finds it; see :meth:`~cwgym.scene.Scene.reaching`)."""
+    reachable = scene.reaching(set(ids))
     return [reachable.get(i, False) for i in ids]

@@ -41,6 +41,8 @@ _LAZY_TILES = 8  # tiles a part cuts from its records before it buckets them all
 
 #: The sampling grid of ``reachable_point`` is GRID x GRID cells (after the centre).
 GRID = 8
+#: The least area of an opaque rectangle :meth:`HitIndex.reaching` checks nodes below against.
+_COVER_AREA = 64 * 64
 
 
 class Hit(msgspec.Struct, frozen=True):
@@ -309,6 +311,96 @@ class HitIndex:
             if pt not in seen and self.hit_reaches(node_id, *pt):
                 return pt
         return None
+
+    def reaching(self, wanted: set[str]) -> dict[str, bool]:
+        """For each interaction of ``wanted`` with a node on screen, whether a click reaches
+        one of its nodes (:meth:`reaches`); the rest are absent.
+
+        Records are walked topmost first. A node lying wholly inside a large plain opaque
+        rectangle above it (a window's background) that is above every record of the node's
+        control is answered ``False`` without a hit test: every candidate point's test meets
+        that rectangle, or a control of another id above it, first; and
+        :meth:`_covered_whole` finds the rectangle. So :meth:`reaches` answers the same.
+        """
+        answers: dict[str, bool] = {}
+        blockers: list[_Rec] = []  # topmost first
+        before: dict[str, int] = {}  # control -> how many blockers lie above its first record
+        for part in self._parts:
+            for rec in part.recs:
+                target = rec.interaction
+                if target is not None:
+                    k = before.get(target)
+                    if k is None:
+                        k = before[target] = len(blockers)
+                    if target in wanted and not answers.get(target):
+                        x0, y0, x1, y1 = rec.x0, rec.y0, rec.x1, rec.y1
+                        for i in range(k - 1, -1, -1):  # the nearest rectangle first: likeliest to hold it
+                            b = blockers[i]
+                            if b.x0 <= x0 and b.y0 <= y0 and x1 <= b.x1 and y1 <= b.y1:
+                                answers.setdefault(target, False)
+                                break
+                        else:
+                            answers[target] = self.reaches(rec.node.id)
+                if rec.opaque and rec.fast and (rec.x1 - rec.x0) * (rec.y1 - rec.y0) >= _COVER_AREA:
+                    blockers.append(rec)
+        return answers
+
+    def reaches(self, node_id: int) -> bool:
+        """Whether :meth:`reachable_point` finds a point, with fewer hit tests: only whether
+        one of its candidates reaches matters here, not which is first.
+
+        After the centre, a grid point that no blocker above holds lies in the uncovered
+        pieces however :meth:`_uncovered` cuts them (they hold every such point), so it is
+        one of the candidates and is tried before the pieces are cut; only when none
+        reaches are the pieces cut and every candidate tried."""
+        rec = self._by_id.get(node_id)
+        if rec is None or rec.interaction is None or rec.disabled:
+            return False
+        x0, y0 = rec.x0, rec.y0
+        w, h = rec.x1 - x0, rec.y1 - y0
+        cx, cy = x0 + w // 2, y0 + h // 2
+        if self.hit_reaches(node_id, cx, cy):
+            return True
+        if self._covered_whole(rec):
+            return False
+        grid = [
+            (x0 + ((2 * i + 1) * w) // (2 * GRID), y0 + ((2 * j + 1) * h) // (2 * GRID))
+            for j in range(GRID)
+            for i in range(GRID)
+        ]
+        for px, py in grid:
+            if (px, py) != (cx, cy) and self._unblocked(rec, px, py) and self.hit_reaches(node_id, px, py):
+                return True
+        pieces = self._uncovered(rec)
+        if not pieces:
+            return False
+        for p in sorted(pieces, key=lambda p: (-p.area, p.y, p.x))[:64]:
+            px, py = p.center
+            if (px, py) != (cx, cy) and self.hit_reaches(node_id, px, py):
+                return True
+        for px, py in grid:
+            if (px, py) == (cx, cy):
+                continue
+            for p in pieces:
+                if p.x <= px < p.x + p.width and p.y <= py < p.y + p.height:
+                    if self.hit_reaches(node_id, px, py):
+                        return True
+                    break
+        return False
+
+    def _unblocked(self, rec: _Rec, x: int, y: int) -> bool:
+        """Whether no record above ``rec`` that :meth:`_uncovered` subtracts holds ``(x, y)``."""
+        target = rec.interaction
+        for r in self._tile(x, y):
+            if r is rec:
+                return True
+            if (
+                r.fast
+                and r.x0 <= x < r.x1 and r.y0 <= y < r.y1
+                and (r.opaque or (r.interaction is not None and (r.interaction != target or r.disabled)))
+            ):
+                return False
+        return True
 
     def _covered_whole(self, rec: _Rec) -> bool:
         """Whether one blocker above the node (as :meth:`_uncovered` counts them) contains its

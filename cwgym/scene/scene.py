@@ -273,6 +273,15 @@ class Scene:
         """A point where a click reaches the node; ``None`` when covered, disabled or inert."""
         return self._index().reachable_point(node_id)
 
+    def reaching(self, interactions: set[str]) -> dict[str, bool]:
+        """For each of ``interactions`` with a node on screen, whether a click reaches one
+        of its nodes (absent: none on screen); the action mask's question, asked of all at once."""
+        return self._index().reaching(interactions)
+
+    def reaches(self, node_id: int) -> bool:
+        """Whether :meth:`reachable_point` finds a point, found with fewer hit tests."""
+        return self._index().reaches(node_id)
+
     def visible_bounds(self, node_id: int) -> Rect | None:
         """The node's on-screen bounds after transform, clips and viewport."""
         n = self._by_id.get(node_id)

@@ -134,3 +134,29 @@ def test_the_mask_is_refused_where_there_is_none():
     venv = gym.make_vec("cwgym/easy-open-app-v1", num_envs=2, vectorization_mode="vector_entry_point")
     with pytest.raises(ValueError, match="reset the env first"):
         venv.action_masks()
+
+
+def test_the_masks_reachability_answers_as_reachable_point_on_played_screens():
+    # Scene.reaching answers for all controls at once, skipping the hit tests of nodes under a
+    # window's background; on real screens (windows over windows, rows over lists) its answers
+    # are those of asking reachable_point node by node
+    env = gym.make("cwgym/easy-rename-file-v1")
+    rng = np.random.default_rng(3)
+    _, info = env.reset(seed=1_000_011)
+    episode = env.unwrapped._episode
+    covered = 0
+    for _ in range(60):
+        scene = episode.world.scene(episode.actor.id, episode.config.width, episode.config.height)
+        wanted = {n.interaction for n in scene.painted() if n.interaction is not None}
+        expected: dict[str, bool] = {}
+        for n in scene.painted():
+            if n.interaction is not None:
+                expected[n.interaction] = expected.get(n.interaction, False) or scene.reachable_point(n.id) is not None
+        on_screen = {k: v for k, v in scene.reaching(wanted).items()}
+        assert {k: v for k, v in expected.items() if k in on_screen} == on_screen
+        assert not any(v for k, v in expected.items() if k not in on_screen)  # absent: nothing of it on screen
+        covered += sum(not v for v in on_screen.values())
+        _, _, terminated, truncated, info = env.step(_sample(env.action_space, info["action_mask"], rng))
+        if terminated or truncated:
+            _, info = env.reset()
+    assert covered > 50  # windows covered controls often enough to test the shortcut

@@ -89,3 +89,54 @@ def test_a_button_behind_a_window_is_covered_and_one_beside_it_is_not():
     assert not index._covered_whole(index._by_id[shown.id])
     assert scene.reachable_point(hidden.id) is None
     assert scene.reachable_point(shown.id) == (165, 25)
+
+
+def test_reaches_answers_as_reachable_point_does():
+    # the mask's question, asked with the same candidates in another order: the answers agree
+    # on every control, including those whose centre is covered and whose point is found later
+    found_later = 0
+    for seed in range(300):
+        for shared in (True, False):
+            scene = _scene(seed, shared=shared)
+            index = scene._index()
+            for n in scene.painted():
+                point = scene.reachable_point(n.id)
+                assert scene.reaches(n.id) is (point is not None), (seed, shared, n.id)
+                rec = index._by_id.get(n.id)
+                if point is not None:
+                    found_later += point != (rec.x0 + (rec.x1 - rec.x0) // 2, rec.y0 + (rec.y1 - rec.y0) // 2)
+    assert found_later > 20  # the scenes hide centres often enough to test the search
+
+
+def _windows_scene(seed: int) -> Scene:
+    """A random 240 x 240 scene of controls (some sharing an interaction) and window-sized
+    opaque rectangles, large enough for :meth:`HitIndex.reaching`'s shortcut."""
+    rng = random.Random(seed)
+    scene = Scene(240, 240)
+    for k in range(rng.randint(4, 24)):
+        kw: dict = {"z": rng.randint(0, 6)}
+        if rng.random() < 0.3:  # a window's background
+            x, y, w, h = rng.randint(-20, 200), rng.randint(-20, 200), rng.randint(64, 180), rng.randint(64, 180)
+            scene.add(Node(id=node_id(None, f"n{k}"), bounds=Rect(x, y, w, h), primitive=Box(GREY), **kw))
+            continue
+        x, y, w, h = rng.randint(-8, 240), rng.randint(-8, 240), rng.randint(1, 70), rng.randint(1, 70)
+        kw["interaction"] = rng.choice(["a", "b", "c", f"c{k}"])
+        if rng.random() < 0.1:
+            kw["semantic"] = Semantic(role="button", label="x", disabled=True)
+        scene.add(Node(id=node_id(None, f"n{k}"), bounds=Rect(x, y, w, h), primitive=Box(WHITE), **kw))
+    return scene
+
+
+def test_reaching_answers_every_control_as_reachable_point_does():
+    shortcuts = 0
+    for seed in range(400):
+        scene = _windows_scene(seed)
+        expected: dict[str, bool] = {}
+        for n in scene.painted():
+            if n.interaction is not None and scene._index()._by_id.get(n.id) is not None:
+                expected[n.interaction] = expected.get(n.interaction, False) or scene.reachable_point(n.id) is not None
+        answers = scene.reaching({"a", "b", "c", *(f"c{k}" for k in range(24))})
+        assert answers == expected, seed
+        index = scene._index()
+        shortcuts += sum(1 for rec in index._by_id.values() if rec.interaction and index._covered_whole(rec))
+    assert shortcuts > 50  # controls lie under window backgrounds often enough to test the shortcut
