@@ -153,11 +153,16 @@ class Template:
         self._shared: dict[str, Any] | None = None
 
     def shared(self) -> dict[str, Any]:
-        """One projection kept with the template and handed out again while the screen stays
-        the same, for owner-side readers that never change it (the RL layer reads it into its
-        element table; copying ~200 dicts a step for it would be waste). Never the actor's."""
+        """The projection made of the template's own values, handed out again while the
+        screen stays the same, for owner-side readers that never change it (the RL layer
+        reads it into its element table; copying ~200 dicts for it at every new screen would
+        be waste). Never the actor's: a reader that changed it would change every later
+        projection of that screen, in every world sharing the cache."""
         if self._shared is None:
-            self._shared = self.view()
+            view = self.head.copy()
+            view["elements"] = self.elements
+            view["text"] = self.text
+            self._shared = view
         return self._shared
 
     def view(self) -> dict[str, Any]:

@@ -340,7 +340,7 @@ class HitIndex:
                                 answers.setdefault(target, False)
                                 break
                         else:
-                            answers[target] = self.reaches(rec.node.id)
+                            answers[target] = self._reaches(rec)
                 if rec.opaque and rec.fast and (rec.x1 - rec.x0) * (rec.y1 - rec.y0) >= _COVER_AREA:
                     blockers.append(rec)
         return answers
@@ -354,13 +354,24 @@ class HitIndex:
         one of the candidates and is tried before the pieces are cut; only when none
         reaches are the pieces cut and every candidate tried."""
         rec = self._by_id.get(node_id)
-        if rec is None or rec.interaction is None or rec.disabled:
+        return rec is not None and self._reaches(rec)
+
+    def _reaches(self, rec: _Rec) -> bool:
+        if rec.interaction is None or rec.disabled:
             return False
+        node_id = rec.node.id
         x0, y0 = rec.x0, rec.y0
         w, h = rec.x1 - x0, rec.y1 - y0
         cx, cy = x0 + w // 2, y0 + h // 2
-        if self.hit_reaches(node_id, cx, cy):
-            return True
+        for r in self._tile(cx, cy):  # hit_reaches at the centre, inline: most controls answer here
+            if not (r.x0 <= cx < r.x1 and r.y0 <= cy < r.y1) or not (r.fast or r.node.contains(cx, cy)):
+                continue
+            if r.interaction is not None:
+                if not r.disabled and (r is rec or r.interaction == rec.interaction) and rec.covers(cx, cy):
+                    return True
+                break
+            if r.opaque:
+                break
         if self._covered_whole(rec):
             return False
         grid = [
