@@ -165,8 +165,8 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
     procedure = coerce_procedure(procedure)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise ValueError(f"a seed is an int in 0..2**64-1, got {seed!r}")
-    definition = world.definition()
-    world_id = definition.get("id")
+    definition = world.runtime.definition  # its id and services never change (only computers and links can)
+    world_id = definition.id
     if world_id != procedure.world:
         raise ValueError(f"procedure {procedure.id!r} runs in world {procedure.world!r}, not {world_id!r}")
     named = [procedure.machine, *(e.machine for e in procedure.setup), *(p.machine for p in procedure.phases)]
@@ -175,7 +175,7 @@ def stage(world: World, procedure: Procedure | dict | str, seed: int) -> Instanc
             world.machine(machine_id)
         except KeyError:
             raise ValueError(f"procedure {procedure.id!r}: world {world_id!r} has no machine {machine_id!r}") from None
-    services = {s["id"] for s in definition.get("services", [])}
+    services = {s.id for s in definition.services}
     for index, entry in enumerate(procedure.setup):
         if entry.service is not None and entry.service not in services:
             raise ValueError(f"procedure {procedure.id!r}: $.setup[{index}].service: world {world_id!r} has no service {entry.service!r}")

@@ -148,14 +148,24 @@ class HitPart:
     def _bucket_all(self) -> None:
         cols = self._cols
         tiles: dict[int, list[_Rec]] = {}
+        get = tiles.get
         for rec in self.recs:
             tx0, tx1 = rec.x0 >> _SHIFT, (rec.x1 - 1) >> _SHIFT
-            for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
+            ty0, ty1 = rec.y0 >> _SHIFT, (rec.y1 - 1) >> _SHIFT
+            if tx0 == tx1 and ty0 == ty1:  # most records lie in one tile
+                index = ty0 * cols + tx0
+                bucket = get(index)
+                if bucket is None:
+                    tiles[index] = [rec]
+                else:
+                    bucket.append(rec)
+                continue
+            for ty in range(ty0, ty1 + 1):
                 base = ty * cols
-                for tx in range(tx0, tx1 + 1):
-                    bucket = tiles.get(base + tx)
+                for index in range(base + tx0, base + tx1 + 1):
+                    bucket = get(index)
                     if bucket is None:
-                        tiles[base + tx] = [rec]
+                        tiles[index] = [rec]
                     else:
                         bucket.append(rec)
         # tuples of untracked records: the collector untracks them, where lists stay walked
