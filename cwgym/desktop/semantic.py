@@ -35,6 +35,7 @@ from typing import Any
 
 from cwgym.scene import Node, Rect, Scene, Text, UiText, UiTextBold
 from cwgym.scene.accessibility import controls
+from cwgym.scene.hit import measured
 
 __all__ = ["semantic_view"]
 
@@ -49,32 +50,40 @@ def _rect(r: Any) -> dict[str, int]:
 def _part(nodes: list[Node], focused: str | None, viewport: Rect) -> tuple[list, list]:
     """The elements and text runs of nodes in painter order: one element per control
     merged as the accessibility tree merges it (:func:`~cwgym.scene.accessibility.controls`),
-    without the click point the tree samples."""
+    without the click point the tree samples. Visible bounds are the nodes' hit records'
+    (:func:`~cwgym.scene.hit.measured`), which the action mask's hit index reuses."""
+    if viewport.x or viewport.y:  # pragma: no cover - scenes' viewports start at the origin
+        raise ValueError(f"a semantic projection needs a viewport at the origin, got {viewport!r}")
+    width, height = viewport.width, viewport.height
     text = []
     for n in nodes:
         prim = n.primitive
         if isinstance(prim, _TEXT) and prim.text:
-            r = n.visible_bounds(viewport)
+            r = measured(n, width, height)
             if r is not None:
-                t: dict[str, Any] = {"text": prim.text, "bounds": _rect(r)}
+                t: dict[str, Any] = {"text": prim.text, "bounds": {"x": r.x0, "y": r.y0, "width": r.x1 - r.x0, "height": r.y1 - r.y0}}
                 if n.window is not None:
                     t["window"] = n.window
                 text.append(t)
     elements = []
     for target, group, c in controls(nodes):
-        shown: Rect | None = None
+        x0 = -1
         for n in group:
-            r = n.visible_bounds(viewport)
+            r = measured(n, width, height)
             if r is not None:
-                shown = r if shown is None else shown.union(r)
-        if shown is None:
+                if x0 < 0:
+                    x0, y0, x1, y1 = r.x0, r.y0, r.x1, r.y1
+                else:
+                    x0, y0 = min(x0, r.x0), min(y0, r.y0)
+                    x1, y1 = max(x1, r.x1), max(y1, r.y1)
+        if x0 < 0:
             continue
         e: dict[str, Any] = {"id": target, "role": c.role, "label": c.name}
         if c.value is not None:
             e["value"] = c.value
         if c.window is not None:
             e["window"] = c.window
-        e["bounds"] = _rect(shown)
+        e["bounds"] = {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
         e["enabled"] = c.enabled
         e["focused"] = c.state_focused or focused == target
         if c.checked is not None:

@@ -85,6 +85,48 @@ def _rec(node: Node, x0: int, y0: int, x1: int, y1: int, fast: bool) -> _Rec:
     return _Rec(node, x0, y0, x1, y1, fast, node.interaction, sem is not None and sem.disabled, node.opacity > 0 and is_opaque(node.primitive))
 
 
+def _measure(node: Node, width: int, height: int) -> _Rec | None:
+    """The node's hit record on a ``width`` x ``height`` screen (``None``: nothing on it)."""
+    t = node.transform
+    b = node.bounds
+    fast = t.a == 1024 and t.d == 1024 and not (t.b or t.c)
+    if fast:
+        x0, y0 = b.x + t.tx, b.y + t.ty
+        x1, y1 = x0 + b.width, y0 + b.height
+    else:
+        m = t.map_rect(b)
+        x0, y0, x1, y1 = m.x, m.y, m.x + m.width, m.y + m.height
+    for c in (node.clip, node.rounded_clip):
+        if c is not None:
+            x0, y0 = max(x0, c.x), max(y0, c.y)
+            x1, y1 = min(x1, c.x + c.width), min(y1, c.y + c.height)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return _rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
+
+
+#: Records measured before, by node identity: a repainted chunk is mostly nodes of pieces
+#: painted earlier (the same objects), whose records are the same. Each entry holds its
+#: node, so an id is never another node's while it is kept.
+_MEASURED: dict[int, tuple[Node, int, int, _Rec | None]] = {}
+_MEASURED_KEPT = 1 << 16
+
+
+def measured(node: Node, width: int, height: int) -> _Rec | None:
+    """The node's hit record on a ``width`` x ``height`` screen, ``None`` when nothing of it
+    is on the screen: its ``x0, y0, x1, y1`` are :meth:`Node.visible_bounds` on that
+    viewport. Remembered per node (nodes are never changed once painted)."""
+    kept = _MEASURED.get(id(node))
+    if kept is not None and kept[0] is node and kept[1] == width and kept[2] == height:
+        return kept[3]
+    rec = _measure(node, width, height)
+    if len(_MEASURED) >= _MEASURED_KEPT:
+        _MEASURED.clear()
+    _MEASURED[id(node)] = (node, width, height, rec)
+    return rec
+
+
 class HitPart:
     """The hit records of a run of nodes (painter order) on a ``width`` x ``height`` screen.
 
@@ -102,25 +144,10 @@ class HitPart:
         by_id: dict[int, _Rec] = {}
         for rank in range(len(painted) - 1, -1, -1):
             node = painted[rank]
-            t = node.transform
-            b = node.bounds
-            fast = t.a == 1024 and t.d == 1024 and not (t.b or t.c)
-            if fast:
-                x0, y0 = b.x + t.tx, b.y + t.ty
-                x1, y1 = x0 + b.width, y0 + b.height
-            else:
-                m = t.map_rect(b)
-                x0, y0, x1, y1 = m.x, m.y, m.x + m.width, m.y + m.height
-            for c in (node.clip, node.rounded_clip):
-                if c is not None:
-                    x0, y0 = max(x0, c.x), max(y0, c.y)
-                    x1, y1 = min(x1, c.x + c.width), min(y1, c.y + c.height)
-            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-            if x1 <= x0 or y1 <= y0:
-                continue
-            rec = _rec(node, x0, y0, x1, y1, fast and node.rounded_clip is None)
-            by_id[node.id] = rec
-            recs.append(rec)
+            rec = measured(node, width, height)
+            if rec is not None:
+                by_id[node.id] = rec
+                recs.append(rec)
         self.recs = recs
         self.by_id = by_id
         self._cols = max(1, (width + _TILE - 1) >> _SHIFT)
