@@ -85,11 +85,21 @@ def _label_words(label: str) -> frozenset[str]:
     return frozenset(tokens(label))
 
 
+#: Rows made before, by element identity, for :func:`element_table` of ``shared`` views.
+_ROWS: dict[int, tuple[dict, float, float, frozenset[str], tuple]] = {}
+_ROWS_KEPT = 1 << 16
+
+
 def element_table(
-    view: dict | None, rows: int, skip_roles: Iterable[str] = (), instruction: frozenset[str] = frozenset()
+    view: dict | None, rows: int, skip_roles: Iterable[str] = (), instruction: frozenset[str] = frozenset(),
+    *, shared: bool = False,
 ) -> ElementTable:
     """The table of a ``semantic.v1`` view (``None``: an empty table); ``instruction`` is
-    the set of the instruction's words (:func:`cwgym.rl.text.tokens`) for ``mentioned``."""
+    the set of the instruction's words (:func:`cwgym.rl.text.tokens`) for ``mentioned``.
+
+    ``shared`` says the view is a scene cache's own, never changed
+    (:meth:`~cwgym.desktop.semantic.Template.shared`): its elements are the same dicts from
+    screen to screen while their window is unchanged, so their rows are made once."""
     array = np.zeros((rows, len(FEATURES)), dtype=np.float32)
     if not view:
         return ElementTable(array, [])
@@ -104,6 +114,11 @@ def element_table(
     role_id = _ROLE_ID.get
     rows_out = []  # one pass in Python, then one conversion: fewer numpy calls for a few dozen rows
     for e in chosen:
+        if shared:
+            kept = _ROWS.get(id(e))
+            if kept is not None and kept[0] is e and kept[1] == width and kept[2] == height and kept[3] is instruction:
+                rows_out.append(kept[4])
+                continue
         b = e["bounds"]
         x0 = min(max(b["x"] / width, 0.0), 1.0)
         y0 = min(max(b["y"] / height, 0.0), 1.0)
@@ -116,6 +131,10 @@ def element_table(
             e.get("enabled", True), bool(e.get("focused")), bool(e.get("checked") or e.get("selected")), "window" in e,
             bucket(value) if value else 0, _mentioned(label, instruction) if instruction else False,
         ))
+        if shared:
+            if len(_ROWS) >= _ROWS_KEPT:
+                _ROWS.clear()
+            _ROWS[id(e)] = (e, width, height, instruction, rows_out[-1])
     table = array[:n]
     table[:] = np.array(rows_out, dtype=np.float64)
     table[:, 1] /= len(ROLES)  # in float32, as the ids are stored

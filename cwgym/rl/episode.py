@@ -76,6 +76,7 @@ class Episode:
         self._seen: tuple[Any, frozenset[str] | None] = (None, None)  # the view and words of the table
         self.ctx.locate = self._locate
         self.channels: dict[str, Any] = {}
+        self._peeked = False  # whether channels came from Runtime.peek (a scene cache's own values)
         self.verification: Verification | None = None
         self._files_only = False  # every check reads only files: re-verify when they change
         self._verified_files: bytes | None = None
@@ -99,6 +100,7 @@ class Episode:
         self.effect_state = None
         self._machine = None
         self.channels = self.actor.observe()["channels"]
+        self._peeked = False  # the actor's own copy: its elements are new dicts
         self._mask = None
         if self.blueprint.actions.needs_vocabulary:
             self.ctx.vocabulary = typing_vocabulary(self.instance.instruction, self.config.vocabulary, self.config.characters)
@@ -128,6 +130,7 @@ class Episode:
                 typed = runtime.step(self.actor.id, decoded.envelopes)
                 # read-only: the semantic view is the scene cache's own (see Runtime.peek)
                 self.channels = runtime.peek(runtime.session(self.actor.id))["channels"]
+                self._peeked = True
                 self._mask = None
                 outcomes = [clone(o.to_plain()) for o in typed]  # the agent's own copies, in info
                 self._track_pointer(decoded.envelopes, outcomes)
@@ -188,7 +191,8 @@ class Episode:
             if self.table is not None and view is self._seen[0] and self.words is self._seen[1]:
                 return  # a refused action sent nothing: the same view, the same table
             self._seen = (view, self.words)
-            self.table = element_table(view, self.config.elements, self.config.skip_roles, self.words)
+            # the view is the scene cache's own (Runtime.peek) or, after a reset, the actor's copy
+            self.table = element_table(view, self.config.elements, self.config.skip_roles, self.words, shared=self._peeked)
             self.ctx.table = self.table
 
     def action_mask(self) -> np.ndarray | None:
@@ -260,6 +264,7 @@ class Episode:
         self.seed = state["seed"]
         self.steps = state["steps"]
         self.channels = state["channels"]
+        self._peeked = False
         self._mask = None
         self.effect_state = state["effect_state"]
         self.pointer_held = state.get("pointer_held", False)

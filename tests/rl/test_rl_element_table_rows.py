@@ -86,3 +86,31 @@ def test_rows_are_the_column_wise_table_bit_for_bit(seed):
 def test_an_empty_view_is_all_zero():
     assert not element_table(None, 4).array.any()
     assert not element_table({"elements": [], "screen": {"width": 10, "height": 10}}, 4).array.any()
+
+
+def test_rows_of_a_shared_view_are_made_once_and_are_the_rows_made_afresh():
+    # a scene cache's own view keeps an unchanged window's element dicts from screen to
+    # screen; their rows are remembered, and every table equals the one built without memory
+    import gymnasium as gym
+
+    env = gym.make("cwgym/easy-rename-file-v1")
+    rng = np.random.default_rng(5)
+    _, info = env.reset(seed=1_000_003)
+    episode = env.unwrapped._episode
+    seen: set[int] = set()
+    kept = 0
+    for _ in range(40):
+        view = episode.semantic_view()
+        words = episode.words
+        ids = {id(e) for e in view["elements"]}
+        kept += len(ids & seen)
+        seen |= ids
+        shared = element_table(view, 64, (), words, shared=episode._peeked)
+        fresh = element_table(view, 64, (), words)
+        assert shared.array.tobytes() == fresh.array.tobytes()
+        assert shared.rows == fresh.rows
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))  # a Discrete space
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            _, info = env.reset()
+    assert kept > 100  # element dicts are kept across screens often enough to test the memory
