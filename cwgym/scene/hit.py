@@ -386,10 +386,11 @@ class HitIndex:
         """Whether :meth:`reachable_point` finds a point, with fewer hit tests: only whether
         one of its candidates reaches matters here, not which is first.
 
-        After the centre, a grid point that no blocker above holds lies in the uncovered
-        pieces however :meth:`_uncovered` cuts them (they hold every such point), so it is
-        one of the candidates and is tried before the pieces are cut; only when none
-        reaches are the pieces cut and every candidate tried."""
+        After the centre, on an unscaled node, the grid points no blocker above holds are
+        tried before the pieces are cut: the pieces hold every such point however
+        :meth:`_uncovered` cuts them, so each is a candidate. Then, as
+        :meth:`reachable_point`, the other grid points in the pieces and the pieces'
+        centres; no point is tested twice."""
         rec = self._by_id.get(node_id)
         return rec is not None and self._reaches(rec)
 
@@ -416,24 +417,31 @@ class HitIndex:
             for j in range(GRID)
             for i in range(GRID)
         ]
-        for px, py in grid:
-            if (px, py) != (cx, cy) and self._unblocked(rec, px, py) and self.hit_reaches(node_id, px, py):
-                return True
+        tried = {(cx, cy)}
+        if rec.fast:
+            # a grid point no blocker above holds lies in the pieces however they are cut: try
+            # those before cutting (a partly covered control is usually found here)
+            for px, py in grid:
+                if (px, py) not in tried and self._unblocked(rec, px, py):
+                    if self.hit_reaches(node_id, px, py):
+                        return True
+                    tried.add((px, py))
         pieces = self._uncovered(rec)
         if not pieces:
             return False
-        for p in sorted(pieces, key=lambda p: (-p.area, p.y, p.x))[:64]:
-            px, py = p.center
-            if (px, py) != (cx, cy) and self.hit_reaches(node_id, px, py):
-                return True
         for px, py in grid:
-            if (px, py) == (cx, cy):
+            if (px, py) in tried:
                 continue
             for p in pieces:
                 if p.x <= px < p.x + p.width and p.y <= py < p.y + p.height:
                     if self.hit_reaches(node_id, px, py):
                         return True
                     break
+            tried.add((px, py))
+        for p in sorted(pieces, key=lambda p: (-p.area, p.y, p.x))[:64]:
+            pt = p.center
+            if pt not in tried and self.hit_reaches(node_id, *pt):
+                return True
         return False
 
     def _unblocked(self, rec: _Rec, x: int, y: int) -> bool:

@@ -136,11 +136,13 @@ def test_the_mask_is_refused_where_there_is_none():
         venv.action_masks()
 
 
-def test_the_masks_reachability_answers_as_reachable_point_on_played_screens():
+@pytest.mark.parametrize("viewport", [None, [84, 84]], ids=["native", "scaled"])
+def test_the_masks_reachability_answers_as_reachable_point_on_played_screens(viewport):
     # Scene.reaching answers for all controls at once, skipping the hit tests of nodes under a
-    # window's background; on real screens (windows over windows, rows over lists) its answers
-    # are those of asking reachable_point node by node
-    env = gym.make("cwgym/easy-rename-file-v1")
+    # window's background; on real screens (windows over windows, rows over lists; scaled
+    # nodes at a small viewport) its answers are those of asking reachable_point node by node
+    extra = {} if viewport is None else {"viewport": viewport, "obs": ["pixels", "instruction"]}
+    env = gym.make("cwgym/easy-rename-file-v1", **extra)
     rng = np.random.default_rng(3)
     _, info = env.reset(seed=1_000_011)
     episode = env.unwrapped._episode
@@ -159,4 +161,4 @@ def test_the_masks_reachability_answers_as_reachable_point_on_played_screens():
         _, _, terminated, truncated, info = env.step(_sample(env.action_space, info["action_mask"], rng))
         if terminated or truncated:
             _, info = env.reset()
-    assert covered > 50  # windows covered controls often enough to test the shortcut
+    assert covered > 20  # windows covered controls often enough to test the shortcut
