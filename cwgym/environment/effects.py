@@ -98,6 +98,24 @@ def effect_between(before: dict[str, Any], after: dict[str, Any], machine: Machi
             changed.add(effects.WINDOW_FOCUSED)
     if effects.NAVIGATE in after and before.get(effects.NAVIGATE) != after[effects.NAVIGATE]:
         url = after[effects.NAVIGATE][2]  # the headless browser's address
+    return ActionEffect(sorted(changed), _state(machine.visible_digest(), after), opened, closed,
+                        after.get(effects.WINDOW_FOCUSED), url)
+
+
+#: ``(visible digest, projection, state)`` of the last effect. The state is a function of
+#: the first two alone, so an action that leaves what the actor sees as it was (most
+#: requests, most clicks on an unchanged screen) reuses it: compared by value, it holds
+#: across machines and worlds.
+_last: tuple[bytes, dict[str, Any], int] = (b"", {}, 0)
+
+
+def _state(visible: bytes, after: dict[str, Any]) -> int:
+    """The effect's ``state``: a digest of the machine's visible digest and ``after``."""
+    global _last
+    last = _last
+    if last[0] == visible and last[1] == after:
+        return last[2]
     plain = sorted((k, v) for k, v in after.items() if k != _WINDOWS and v is not None)
-    state = u64((machine.visible_digest(), plain, sorted(new.items())))
-    return ActionEffect(sorted(changed), state, opened, closed, after.get(effects.WINDOW_FOCUSED), url)
+    state = u64((visible, plain, sorted(after.get(_WINDOWS, {}).items())))
+    _last = (visible, after, state)
+    return state

@@ -89,10 +89,20 @@ def _copy(value: Any, depth: int, budget: list[int]) -> Any:
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise NotPlainData(f"the envelope holds more than {MAX_ITEMS} values")
-                item = _text(item, MAX_STRING, budget)
+                if item.isascii() and len(item) <= MAX_STRING:  # _text's checks, inlined
+                    budget[1] -= len(item)
+                    if budget[1] < 0:
+                        raise NotPlainData(f"the envelope holds more than {MAX_TOTAL_CHARS} characters")
+                else:
+                    _text(item, MAX_STRING, budget)
             else:
                 item = _copy(item, depth + 1, budget)
-            key = _text(key, MAX_KEY, budget)  # the value is checked before its key
+            if key.isascii() and len(key) <= MAX_KEY:  # the value is checked before its key
+                budget[1] -= len(key)
+                if budget[1] < 0:
+                    raise NotPlainData(f"the envelope holds more than {MAX_TOTAL_CHARS} characters")
+            else:
+                _text(key, MAX_KEY, budget)
             out[key] = item
         return out
     if kind is list or kind is tuple:
