@@ -36,6 +36,11 @@ APPS = (
 )
 #: The key each application gets: a character it takes where it has a focused field.
 KEYS = {"calculator": "7", "spreadsheet": "7"}
+#: Where an application opens on a start screen, the button that opens a blank document.
+#: It is clicked, in either engine, when the launched window shows it, so both time a
+#: keystroke typed into a document: the reference's spreadsheet opens on a start centre
+#: (a keystroke there changes nothing), and both engines' notes take typing in a new note.
+OPEN_DOCUMENT = {"notes": "New note", "spreadsheet": "Blank workbook"}
 
 
 def _launch(app_id: str) -> list[dict]:
@@ -48,7 +53,24 @@ def _opened(make, app_id: str):
     out = env.step(_launch(app_id))["outcomes"][0]
     if not out["success"]:
         raise RuntimeError(f"{app_id} did not launch: {out['error']}")
+    label = OPEN_DOCUMENT.get(app_id)
+    if label is not None:
+        _click_label(env, label)
     return world, env
+
+
+def _click_label(env, label: str) -> None:
+    """Click the centre of the node labelled ``label`` if the screen shows one."""
+    for node in env.scene(1280, 800)["nodes"]:
+        if (node["semantic"] or {}).get("label") == label and node["interaction"]:
+            b, t = node["bounds"], node["transform"]
+            x = (b["x"] + b["width"] // 2) * t["a"] // 1024 + t["tx"]
+            y = (b["y"] + b["height"] // 2) * t["d"] // 1024 + t["ty"]
+            click = {"family": "pointer.v1", "op": "click", "machine": M, "payload": {"x": x, "y": y}}
+            out = env.step([click])["outcomes"][0]
+            if not out["success"]:
+                raise RuntimeError(f"clicking {label!r} failed: {out['error']}")
+            return
 
 
 def run(quick: bool = False) -> list[Row]:
