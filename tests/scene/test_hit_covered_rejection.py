@@ -140,3 +140,31 @@ def test_reaching_answers_every_control_as_reachable_point_does():
         index = scene._index()
         shortcuts += sum(1 for rec in index._by_id.values() if rec.interaction and index._covered_whole(rec))
     assert shortcuts > 50  # controls lie under window backgrounds often enough to test the shortcut
+
+
+def test_reaching_over_parts_answers_as_one_index_does():
+    """An index stacked from parts (a compositor's chunks, each walked once and shared by
+    scenes) answers as ``reachable_point`` does on the same nodes; a part asked again, in
+    another stack, answers from what it kept."""
+    from cwgym.scene.hit import HitIndex, HitPart
+
+    compared = 0
+    for seed in range(300):
+        scene = _windows_scene(seed)
+        painted = scene.painted()
+        rng = random.Random(seed)
+        cuts = sorted(rng.sample(range(1, len(painted)), min(3, len(painted) - 1)))
+        pieces = [painted[a:b] for a, b in zip([0, *cuts], [*cuts, len(painted)])]
+        parts = [HitPart(piece, 240, 240) for piece in pieces]
+        wanted = {"a", "b", "c", *(f"c{k}" for k in range(24))}
+        whole: dict[str, bool] = {}
+        for n in painted:
+            if n.interaction is not None and scene._index()._by_id.get(n.id) is not None:
+                whole[n.interaction] = whole.get(n.interaction, False) or scene.reachable_point(n.id) is not None
+        assert HitIndex.from_parts(parts, 240, 240).reaching(wanted) == whole, seed
+        assert HitIndex.from_parts(parts, 240, 240).reaching(wanted) == whole, seed  # the parts' kept walk
+        if len(parts) > 1:  # the top part alone, then again under the rest
+            top = HitIndex(pieces[-1], 240, 240).reaching(wanted)
+            assert HitIndex.from_parts(parts[-1:], 240, 240).reaching(wanted) == top, seed
+        compared += len(whole)
+    assert compared > 1000
