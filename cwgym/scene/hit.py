@@ -137,7 +137,7 @@ class HitPart:
     (:meth:`HitIndex.from_parts`) instead of measuring every node again.
     """
 
-    __slots__ = ("_asked", "_cols", "_controls", "_tiles", "_whole", "by_id", "recs")
+    __slots__ = ("_asked", "_cols", "_tiles", "_whole", "by_id", "recs")
 
     def __init__(self, painted: Sequence[Node], width: int, height: int) -> None:
         recs: list[_Rec] = []
@@ -154,7 +154,6 @@ class HitPart:
         self._tiles: dict[int, tuple[_Rec, ...]] = {}
         self._asked = 0
         self._whole = False  # every bucket cut: a tile not in _tiles is empty
-        self._controls: tuple[tuple, tuple[_Rec, ...]] | None = None
 
     def tile(self, index: int) -> tuple[_Rec, ...]:
         """The records touching tile ``index`` (row-major), topmost first."""
@@ -172,32 +171,6 @@ class HitPart:
             x1, y1 = x0 + _TILE, y0 + _TILE
             bucket = tiles[index] = tuple(r for r in self.recs if r.x0 < x1 and x0 < r.x1 and r.y0 < y1 and y0 < r.y1)
         return bucket
-
-    def controls(self) -> tuple[tuple[tuple[str, tuple[_Rec, ...], int], ...], tuple[_Rec, ...]]:
-        """``(controls, blockers)``: per interaction, in order of its first record (topmost
-        first), ``(interaction, its records, how many blockers lie above the first)``; and
-        the blockers: plain opaque rectangles of at least ``_COVER_AREA`` (a window's
-        background), topmost first. What :meth:`HitIndex.reaching` walks, kept with the
-        part: a part shared by many scenes is walked once."""
-        found = self._controls
-        if found is None:
-            blockers: list[_Rec] = []
-            controls: dict[str, tuple[str, list[_Rec], int]] = {}
-            for rec in self.recs:
-                target = rec.interaction
-                if target is not None:
-                    entry = controls.get(target)
-                    if entry is None:
-                        controls[target] = (target, [rec], len(blockers))
-                    else:
-                        entry[1].append(rec)
-                if rec.opaque and rec.fast and (rec.x1 - rec.x0) * (rec.y1 - rec.y0) >= _COVER_AREA:
-                    blockers.append(rec)
-            found = self._controls = (
-                tuple((target, tuple(recs), above) for target, recs, above in controls.values()),
-                tuple(blockers),
-            )
-        return found
 
     def _bucket_all(self) -> None:
         cols = self._cols
@@ -390,29 +363,23 @@ class HitIndex:
         blockers: list[_Rec] = []  # topmost first
         before: dict[str, int] = {}  # control -> how many blockers lie above its first record
         for part in self._parts:
-            if not part._whole:  # most of its tiles will be asked: cut them all at once
-                part._bucket_all()
-            controls, own = part.controls()
-            base = len(blockers)
-            blockers.extend(own)
-            for target, recs, above in controls:
-                k = before.get(target)
-                if k is None:
-                    k = before[target] = base + above
-                if target not in wanted or answers.get(target):
-                    continue
-                for rec in recs:
-                    x0, y0, x1, y1 = rec.x0, rec.y0, rec.x1, rec.y1
-                    for i in range(k - 1, -1, -1):  # the nearest rectangle first: likeliest to hold it
-                        b = blockers[i]
-                        if b.x0 <= x0 and b.y0 <= y0 and x1 <= b.x1 and y1 <= b.y1:
-                            answers.setdefault(target, False)
-                            break
-                    else:
-                        if self._reaches(rec):
-                            answers[target] = True
-                            break
-                        answers[target] = False
+            for rec in part.recs:
+                target = rec.interaction
+                if target is not None:
+                    k = before.get(target)
+                    if k is None:
+                        k = before[target] = len(blockers)
+                    if target in wanted and not answers.get(target):
+                        x0, y0, x1, y1 = rec.x0, rec.y0, rec.x1, rec.y1
+                        for i in range(k - 1, -1, -1):  # the nearest rectangle first: likeliest to hold it
+                            b = blockers[i]
+                            if b.x0 <= x0 and b.y0 <= y0 and x1 <= b.x1 and y1 <= b.y1:
+                                answers.setdefault(target, False)
+                                break
+                        else:
+                            answers[target] = self._reaches(rec)
+                if rec.opaque and rec.fast and (rec.x1 - rec.x0) * (rec.y1 - rec.y0) >= _COVER_AREA:
+                    blockers.append(rec)
         return answers
 
     def reaches(self, node_id: int) -> bool:
