@@ -14,6 +14,7 @@ from cwgym.apps import _code_commands as cmds
 from cwgym.apps import _code_model as model
 from cwgym.apps import _code_terminal as term
 from cwgym.apps import _textpane as tp
+from cwgym.apps._save_dialog import button_row
 from cwgym.desktop.painter import Painter
 from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, Text, UiText, UiTextBold
 from cwgym.text import line_height, measure
@@ -180,12 +181,7 @@ def dialog_rects(width: int, height: int, kind: str) -> tuple[Rect, dict[str, Re
             ("dialog:dont-save", "Don't Save"),
             ("dialog:cancel", "Cancel"),
         )
-    x = box.right - 16
-    for name, label in reversed(labels):
-        bw = measure(label, "sans", 14) + 28
-        x -= bw
-        controls[name] = Rect(x, box.bottom - 46, bw, 32)
-        x -= 8
+    controls.update(button_row(box, labels, padding=28, height=32, inset=46))
     return box, controls
 
 

@@ -74,6 +74,7 @@ from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
 from cwgym.apps import _raster as rs
+from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
@@ -343,13 +344,8 @@ def _dialog_rects(width: int, height: int, kind: str) -> tuple[Rect, dict[str, R
         controls["new-height"] = Rect(box.x + 32 + half, box.y + 68, half, 32)
         labels = (("new-cancel", "Cancel"), ("new-confirm", "Create"))
     else:
-        labels = (("close-cancel", "Cancel"), ("close-discard", "Discard"), ("close-save", "Save"))
-    x = box.right - 16
-    for name, label in reversed(labels):
-        bw = measure(label, "sans", 14) + 32
-        x -= bw
-        controls[name] = Rect(x, box.bottom - 48, bw, 34)
-        x -= 8
+        labels = sd.CLOSE_BUTTONS
+    controls.update(sd.button_row(box, labels))
     return box, controls
 
 

@@ -40,6 +40,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, DecimalException
 from typing import Any
 
 from cwgym.apps import _formula as fx
+from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
@@ -47,7 +48,7 @@ from cwgym.desktop.keys import Chord, parse_key
 from cwgym.desktop.painter import Painter
 from cwgym.machine.filesystem import FsError
 from cwgym.machine.recent import add_recent
-from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText, UiTextBold
+from cwgym.scene import Box, NodeState, Rect, RoundedBox, Semantic, UiText
 from cwgym.text import line_height, measure, shape
 
 __all__ = ["MAX_CELL", "MAX_CHARS", "MAX_UNDO", "Spreadsheet"]
@@ -367,28 +368,17 @@ def _bar_controls(width: int, bar: Rect) -> dict[str, Rect]:
     return out
 
 
+DIALOG = sd.DialogStyle(
+    240,
+    440,
+    "Save Document?",
+    "Name (.csv, .tsv or .cwsheet)",
+    (("close-discard", "Don't Save"), ("close-cancel", "Cancel"), ("close-save", "Save")),
+)
+
+
 def _dialog_rects(width: int, height: int, kind: str) -> tuple[Rect, dict[str, Rect]]:
-    w = max(240, min(440, width - 40))
-    h = 236 if kind == "save-as" else 156
-    box = Rect((width - w) // 2, max(0, (height - h) // 2), w, h)
-    controls: dict[str, Rect] = {}
-    if kind == "save-as":
-        controls["save-name"] = Rect(box.x + 16, box.y + 64, w - 32, 32)
-        controls["save-folder"] = Rect(box.x + 16, box.y + 124, w - 32, 32)
-        labels = (("save-cancel", "Cancel"), ("save-confirm", "Save"))
-    else:
-        labels = (
-            ("close-discard", "Don't Save"),
-            ("close-cancel", "Cancel"),
-            ("close-save", "Save"),
-        )
-    x = box.right - 16
-    for name, label in reversed(labels):
-        bw = measure(label, "sans", 14) + 32
-        x -= bw
-        controls[name] = Rect(x, box.bottom - 48, bw, 34)
-        x -= 8
-    return box, controls
+    return sd.dialog_rects(width, height, kind, DIALOG)
 
 
 def _bar_target(
@@ -1011,78 +1001,7 @@ class Spreadsheet(App):
             )
 
     def _paint_dialog(self, p: Painter, state: dict, dialog: dict) -> None:
-        pal = p.palette
-        kind = dialog["kind"]
-        p.paint(Box((0, 0, 0, 70)), Rect(0, 0, p.width, p.height), key="scrim")
-        box, controls = _dialog_rects(p.width, p.height, kind)
-        title = "Save As" if kind == "save-as" else "Save Document?"
-        p.paint(
-            RoundedBox(pal["window"], 12, pal["border"], 1),
-            box,
-            key="dialog",
-            semantic=Semantic("dialog", title),
-        )
-        h = line_height("sans-bold", 15)
-        p.paint(
-            UiTextBold(title, 15, pal["text"]),
-            Rect(box.x + 16, box.y + 14, measure(title, "sans-bold", 15), h),
-            key="dialog-title",
-        )
-        if kind == "save-as":
-            p.text(
-                "Name (.csv, .tsv or .cwsheet)",
-                box.x + 16,
-                box.y + 44,
-                size=13,
-                color=pal["muted"],
-                key="label-name",
-            )
-            tp.paint_field(
-                p,
-                "save-name",
-                dialog["name"],
-                controls["save-name"],
-                label="Name",
-                focused=state["focus"] == "save-name",
-            )
-            p.text(
-                "Folder", box.x + 16, box.y + 104, size=13, color=pal["muted"], key="label-folder"
-            )
-            tp.paint_field(
-                p,
-                "save-folder",
-                dialog["folder"],
-                controls["save-folder"],
-                label="Folder",
-                focused=state["focus"] == "save-folder",
-            )
-            if dialog["error"]:
-                p.text(
-                    dialog["error"],
-                    box.x + 16,
-                    box.y + 164,
-                    size=13,
-                    color=ERROR,
-                    width=box.width - 32,
-                    key="dialog-error",
-                )
-            p.button("save-cancel", "Cancel", controls["save-cancel"])
-            p.button("save-confirm", "Save", controls["save-confirm"], suggested=True)
-        else:
-            message = f"Save changes to “{self._doc_name(state)}” before closing?"
-            p.text(
-                message,
-                box.x + 16,
-                box.y + 48,
-                size=13,
-                color=pal["text"],
-                width=box.width - 32,
-                key="dialog-text",
-            )
-            p.button("close-discard", "Don't Save", controls["close-discard"])
-            p.button("close-cancel", "Cancel", controls["close-cancel"])
-            p.button("close-save", "Save", controls["close-save"], suggested=True, focused=True)
-            p.focus("close-save", role="button", label="Save")
+        sd.paint_dialog(p, dialog, state["focus"], DIALOG, f"Save changes to “{self._doc_name(state)}” before closing?")
 
     # -- changing cells ----------------------------------------------------------------
     def _change(
