@@ -86,8 +86,12 @@ def _label_words(label: str) -> frozenset[str]:
 
 
 #: Rows made before, by element identity, for :func:`element_table` of ``shared`` views.
+#: Emptied when full. Sized for the views a scene cache keeps alive (a few thousand
+#: elements): every entry is a handful of objects the garbage collector walks at each full
+#: collection: at 65,536 entries the memo held most of the tracked heap, and full
+#: collections took a third more of an easy env's step time than at this size.
 _ROWS: dict[int, tuple[dict, float, float, frozenset[str], tuple]] = {}
-_ROWS_KEPT = 1 << 16
+_ROWS_KEPT = 1 << 12
 
 
 def element_table(
