@@ -347,6 +347,14 @@ class WebService(ServiceKind):
         state = {} if initial_state is None else initial_state
         if not isinstance(state, dict):
             raise ValueError(f"{where}: an object, got {type(state).__name__}")
+        from cwgym.services import reference_form  # it reads this module's names
+        if reference_form.in_reference_form(self.name, state):
+            converted = reference_form.from_reference(self.name, state, where)
+            try:
+                return self.initial(converted, where, definition)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (read from the reference engine's form of {self.name!r}; the path "
+                                 f"names cwgym's form of it)") from None
         # dict: a built state. ``brand`` (the site's name) is every kind's, as in the reference engine
         known = {"users": (list, dict), "sessions": dict, "next_session": int, "brand": str, **self.fields}
         check_fields(state, where, known)

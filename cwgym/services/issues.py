@@ -30,7 +30,7 @@ Routes (``{key}``: a project key, ``{issue}``: an issue key such as ``OPS-12``):
 ``initial_state``: ``{users, projects?: [{key, name, description?, members? (every user
 when left out), private?, public_comments?, workflow?: [state...], issues?: [{title,
 description?, state?, priority?, labels?, assignee?, reporter? (the first member),
-comments?: [{author, body}]}]}]}``. Issues are numbered from 1 in order.
+comments?: [{author, body, at_us?}]}]}]}``. Issues are numbered from 1 in order.
 """
 
 from __future__ import annotations
@@ -155,9 +155,11 @@ class Issues(WebService):
                 raise ValueError(f"{iat}.assignee: {assignee!r} is not a member of {spec['key']}")
             comments = []
             for k, c in enumerate(item.get("comments", [])):
-                check_fields(c, f"{iat}.comments[{k}]", {"author": str, "body": str}, ("author", "body"))
+                check_fields(c, f"{iat}.comments[{k}]", {"author": str, "body": str, "at_us": int}, ("author", "body"))
+                if c.get("at_us", 0) < 0:
+                    raise ValueError(f"{iat}.comments[{k}].at_us: a logical time is 0 or more")
                 comments.append({"n": k + 1, "author": self._user(c["author"], f"{iat}.comments[{k}].author", users),
-                                 "body": c["body"], "at_us": 0})
+                                 "body": c["body"], "at_us": c.get("at_us", 0)})
             n = j + 1
             issues = {**issues, str(n): {
                 "key": f"{spec['key']}-{n}", "number": n, "title": item["title"], "description": item.get("description", ""),
