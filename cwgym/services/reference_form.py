@@ -6,10 +6,13 @@ named in the records rather than listed as accounts. A service whose ``initial_s
 carries a field only the reference uses (``articles`` for a wiki, ``messages`` for mail,
 ``boards`` for a forum...) is read here: each reader checks the reference's shape, naming
 the path it was given, and returns the same content in cwgym's own form, which the kind
-then checks as it checks any world. Everyone a record names becomes an account without a
-password (the reference signs people in its own way; cwgym's sign-in needs a password, so
-these accounts are seen through, not signed into), except where the reference gives one
-(``accounts`` of ``mail`` and ``wiki``).
+then checks as it checks any world.
+
+Everyone a record names becomes an account without a password: the reference engine signs
+a machine's user in by who they are (``accounts`` maps one to a mail address), cwgym's sites
+by a password or a session. A world meant for both engines adds cwgym's own ``users`` (with
+passwords) or ``sessions``, which the reference engine ignores as it ignores any field it
+does not know (mail's ``users`` are the reference's addresses, so mail takes ``sessions``).
 
 A field cwgym has no counterpart for (a chat message's reactions, a wiki's skin...) is
 refused when it holds anything but the reference's default, never dropped: the error names
@@ -25,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cwgym.services._git_model import branch_problem, make_commit
-from cwgym.services.framework import USER_NAME, timestamp
+from cwgym.services.framework import USER_NAME, check_fields, timestamp
 
 Reader = Callable[[dict, str, "_People"], dict]
 
@@ -150,18 +153,16 @@ class _People:
             raise ValueError(f"{where}: a list of accounts [{{name, password, display?}}]")
         for i, user in enumerate(users):
             at = f"{where}[{i}]"
-            _shape(user, at, {"name": str, "password": str, "display": str, "email": str}, ("name", "password"))
+            check_fields(user, at, {"name": str, "password": str, "display": str, "email": str}, ("name", "password"))
             if user["name"] in self.accounts:
                 raise ValueError(f"{at}.name: {user['name']!r} is listed twice")
             self.add(user["name"], f"{at}.name")
             self.accounts[user["name"]] = dict(user)
 
-    def add(self, name: Any, where: str, password: str | None = None) -> str:
+    def add(self, name: Any, where: str) -> str:
         if not isinstance(name, str) or not USER_NAME.match(name):
             raise ValueError(f"{where}: a person's name is 1 to 64 letters, digits, '.', '-' or '_', got {name!r}")
-        account = self.accounts.setdefault(name, {"name": name})
-        if password is not None:
-            account["password"] = password
+        self.accounts.setdefault(name, {"name": name})
         return name
 
     def users(self) -> list[dict]:
@@ -445,10 +446,10 @@ def _docs(state: dict, where: str, people: _People) -> dict:
             "next_comment": comments_made + 1}
 
 
+# -- issues ------------------------------------------------------------------------------------
+
 _FINISHED = ("closed", "done", "resolved", "merged", "fixed")
 
-
-# -- issues ------------------------------------------------------------------------------------
 
 @reads("issues", (), lambda s: _keyed(s, "projects", lambda p: "key" not in p))
 def _issues(state: dict, where: str, people: _People) -> dict:
@@ -456,10 +457,14 @@ def _issues(state: dict, where: str, people: _People) -> dict:
     projects = []
     for key, at, project in _records(state.get("projects", {}), f"{where}.projects"):
         _shape(project, at, {"name": str, "readers": list, "writers": list, "issues": dict})
-        members = [people.add(u, f"{at}.writers[{i}]") for i, u in enumerate(_texts(project.get("writers", []), f"{at}.writers"))]
-        members += [people.add(u, f"{at}.readers[{i}]") for i, u in enumerate(_texts(project.get("readers", []), f"{at}.readers"))
-                    if u not in members]
-        issues = []
+        members = [people.add(u, f"{at}.writers[{i}]")
+                   for i, u in enumerate(_texts(project.get("writers", []), f"{at}.writers"))]
+        readers = [people.add(u, f"{at}.readers[{i}]")
+                   for i, u in enumerate(_texts(project.get("readers", []), f"{at}.readers"))]
+        if any(r not in members for r in readers):
+            raise ValueError(f"{at}.readers: a private cwgym project is shared with members, who may change its issues; "
+                             f"{[r for r in readers if r not in members]} may only read")
+        by_number: dict[int, dict] = {}
         states: list[str] = []
         for number, iat, issue in _records(project.get("issues", {}), f"{at}.issues"):
             _shape(issue, iat, {"id": int, "title": str, "body": str, "author": str, "assignee": str, "labels": list,
@@ -469,41 +474,35 @@ def _issues(state: dict, where: str, people: _People) -> dict:
                          "cwgym's tracker holds issues; pull requests live on the git host")
             if str(issue["id"]) != number:
                 raise ValueError(f"{iat}.id: {issue['id']} does not match its key")
-            status = issue.get("status", "open")
-            if status not in states:
-                states.append(status)
+            status = issue.get("status") or "open"
+            states += [status] if status not in states else []
             out = {"title": issue["title"], "description": issue.get("body", ""), "state": status,
-                   "labels": _texts(issue.get("labels", []), f"{iat}.labels"),
-                   "assignee": people.add(issue["assignee"], f"{iat}.assignee") if issue.get("assignee") else None}
+                   "labels": _texts(issue.get("labels", []), f"{iat}.labels"), "assignee": None}
+            if issue.get("assignee"):
+                out["assignee"] = people.add(issue["assignee"], f"{iat}.assignee")
+                if members and out["assignee"] not in members:  # cwgym assigns members only
+                    members.append(out["assignee"])
             if issue.get("author"):
                 out["reporter"] = people.add(issue["author"], f"{iat}.author")
-                if out["reporter"] not in members:
-                    members.append(out["reporter"])
-            if out["assignee"] and out["assignee"] not in members:
-                members.append(out["assignee"])
             comments = []
             for i, comment in enumerate(issue.get("comments", [])):
                 cat = f"{iat}.comments[{i}]"
                 _shape(comment, cat, {"author": str, "body": str, "tick": int}, ("author", "body"))
                 comments.append({"author": people.add(comment["author"], f"{cat}.author"), "body": comment["body"],
                                  "at_us": comment.get("tick", 0)})
-                if comment["author"] not in members:
-                    members.append(comment["author"])
             if comments:
                 out["comments"] = comments
-            issues.append(out)
-        numbers = sorted(int(n) for n, _, _ in _records(project.get("issues", {}), f"{at}.issues"))
-        if numbers != list(range(1, len(numbers) + 1)):
-            raise ValueError(f"{at}.issues: cwgym numbers a project's issues 1, 2, 3...; got {numbers}")
-        issues = [issue for _, issue in sorted(zip([int(n) for n, _, _ in _records(project.get("issues", {}), at)],
-                                                    issues, strict=True), key=lambda pair: pair[0])]
+            by_number[issue["id"]] = out
+        if sorted(by_number) != list(range(1, len(by_number) + 1)):
+            raise ValueError(f"{at}.issues: cwgym numbers a project's issues 1, 2, 3...; got {sorted(by_number)}")
         # the last state counts as finished in cwgym's tracker
         finished = [s for s in states if s in _FINISHED]
         workflow = ["open", *(s for s in states if s not in ("open", *finished)), *finished]
         if len(workflow) == 1:
             workflow += ["in progress", "done"]
-        spec: dict = {"key": key, "name": project.get("name") or key, "workflow": workflow, "issues": issues}
-        if members:
+        spec: dict = {"key": key, "name": project.get("name") or key, "private": bool(readers), "workflow": workflow,
+                      "issues": [by_number[n] for n in sorted(by_number)]}
+        if members:  # none listed: every account is a member, as cwgym's default
             spec["members"] = members
         projects.append(spec)
     return {"users": people.users(), "projects": projects}

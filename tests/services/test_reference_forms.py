@@ -175,6 +175,8 @@ REFUSED = [
     ("calendar", lambda s: s["events"]["e1"]["attendees"].update(bob="perhaps"), "attendees.bob", "a response"),
     ("issues", lambda s: s["projects"]["OPS"]["issues"]["2"].update(kind="pull_request"), "issues.2.kind",
      "pull requests"),
+    ("issues", lambda s: s["projects"]["OPS"].update(readers=["carol"]), "projects.OPS.readers", "may only read"),
+    ("issues", lambda s: s["projects"]["OPS"]["issues"]["2"].update(id=3), "issues.2.id", "does not match"),
     ("bank", lambda s: s["accounts"]["chk-1"].update(limit_cents=50_000), "accounts.chk-1.limit_cents", "credit"),
     ("bank", lambda s: s["transactions"]["t1"].update(account="nope"), "transactions.t1.account", "no account"),
     ("bank", lambda s: s["payees"]["p1"].update(account_hint="9911"), "payees.p1.account_hint", "own accounts"),
