@@ -9,9 +9,11 @@ One team (a *space*) is ``{"channels": {name: channel}, "dms": {key: conversatio
 * a channel is ``{"private": bool, "topic": str, "members": [user], "messages": [message]}``;
 * a direct conversation is ``{"members": [a, b], "messages": [message]}`` under the key
   ``"a|b"`` (names sorted; ``"a"`` alone for notes to oneself);
-* a message is ``{"id", "author", "text", "at_us", "edited", "thread": [reply]}``; a reply has
-  the same fields without ``thread``. Ids come from the service's ``next_message`` counter
-  and are unique across the service.
+* a message is ``{"id", "author", "text", "at_us", "edited", "thread": [reply]}``, with
+  ``"reactions": {name: [user]}`` once someone reacts (a name is a short emoji name such as
+  ``eyes`` or ``+1``; each user once, in the order they reacted); a reply has the same
+  fields without ``thread``. Ids come from the service's ``next_message`` counter and are
+  unique across the service.
 
 Mentions (``@name``, and ``@channel``/``@here``/``@all`` for every member) are read from the
 text when a page asks, so an edit changes who is mentioned. Everything a person reads is
@@ -33,7 +35,9 @@ POST   ``{p}/c/{channel}/t/{id}``             reply ``text`` in the thread
 GET    ``{p}/c/{channel}/m/{id}/edit``        the edit form (your own message)
 POST   ``{p}/c/{channel}/m/{id}/edit``        save ``text`` (another's message: ``403``)
 POST   ``{p}/c/{channel}/m/{id}/delete``      delete it (another's message: ``403``)
-\\*     ``{p}/dm/{user}``...                   the same five for a direct conversation
+GET    ``{p}/c/{channel}/m/{id}/react``       who reacted with what, and the form to react
+POST   ``{p}/c/{channel}/m/{id}/react``       toggle your reaction ``name`` (members only)
+\\*     ``{p}/dm/{user}``...                   the same seven for a direct conversation
 GET    ``{p}/people``                         everyone, each with a link to message them
 GET    ``{p}/mentions``                       messages that mention you, newest first
 GET    ``{p}/search?q=``                      messages you can see (``from:@user``, ``in:#channel``)
@@ -86,7 +90,10 @@ BROADCAST = ("channel", "here", "all", "everyone")
 TEXT_LIMIT = 40_000
 _ID = re.compile(r"[0-9]{1,18}")
 
-MESSAGE_FIELDS: dict[str, Any] = {"id": int, "author": str, "text": str, "at_us": int, "edited": bool, "thread": list}
+MESSAGE_FIELDS: dict[str, Any] = {"id": int, "author": str, "text": str, "at_us": int, "edited": bool, "thread": list,
+                                  "reactions": dict}
+#: a reaction's name: an emoji's short name, as Slack and Mattermost write them
+REACTION = re.compile(r"^[a-z0-9_+-]{1,32}$")
 CHANNEL_FIELDS: dict[str, Any] = {"name": str, "private": bool, "topic": str, "members": list, "messages": list}
 DM_FIELDS: dict[str, Any] = {"members": list, "messages": list}
 
@@ -107,7 +114,9 @@ ROUTES: tuple[tuple[str, str, str], ...] = (
                                     ("GET", "/t/{message_id}", "thread"), ("POST", "/t/{message_id}", "reply"),
                                     ("GET", "/m/{message_id}/edit", "edit_form"),
                                     ("POST", "/m/{message_id}/edit", "edit"),
-                                    ("POST", "/m/{message_id}/delete", "delete"))),
+                                    ("POST", "/m/{message_id}/delete", "delete"),
+                                    ("GET", "/m/{message_id}/react", "react_form"),
+                                    ("POST", "/m/{message_id}/react", "react"))),
     ("GET", "/api{p}/channels", "api_channels"),
     ("GET", "/api{p}/channels/{channel}/messages", "api_messages"),
     ("POST", "/api{p}/channels/{channel}/messages", "api_post"),
@@ -289,11 +298,35 @@ class ChatEngine(WebService):
                 raise ValueError(f"{at}.id: ids start at 1")
             built = {"id": message.get("id"), "author": message["author"], "text": message["text"],
                      "at_us": message.get("at_us", 0), "edited": message.get("edited", False)}
+            reactions = self._reactions(message.get("reactions", {}), f"{at}.reactions", users)
+            if reactions:
+                built["reactions"] = reactions
             ids.claim(built, at)
             if not reply:
                 built["thread"] = self._messages(message.get("thread", []), f"{at}.thread", users, ids, reply=True)
             out.append(built)
         return out
+
+    @staticmethod
+    def _reactions(value: dict, where: str, users: dict[str, dict]) -> dict[str, list[str]]:
+        out = {}
+        for name, who in value.items():
+            if not REACTION.match(name):
+                raise ValueError(f"{where}.{name}: a reaction is an emoji's short name (a-z, 0-9, '_', '+', '-')")
+            if not isinstance(who, list) or not who:
+                raise ValueError(f"{where}.{name}: a non-empty list of users")
+            for i, user in enumerate(who):
+                if user not in users:
+                    raise ValueError(f"{where}.{name}[{i}]: {user!r} is not a user")
+                if user in who[:i]:
+                    raise ValueError(f"{where}.{name}[{i}]: {user!r} reacted once already")
+            out[name] = list(who)
+        return out
+
+    @staticmethod
+    def _reaction_summary(m: dict) -> str:
+        """``:eyes: 2 · :+1: 1``, or ``React`` when nobody has."""
+        return " · ".join(f":{name}: {len(who)}" for name, who in m.get("reactions", {}).items()) or "React"
 
     # -- pages -----------------------------------------------------------------------------
     def page(self, ctx: Ctx, title: str, body: Any) -> Page:
@@ -326,6 +359,7 @@ class ChatEngine(WebService):
                 Link(self.who(ctx, m["author"]), f"{b}/dm/{m['author']}", id=f"message-{n}-author"),
                 Text(timestamp(m["at_us"]), id=f"message-{n}-time"),
                 Text(m["text"] + (" (edited)" if m["edited"] else ""), id=f"message-{n}-text"),
+                Link(self._reaction_summary(m), f"{conv.url}/m/{n}/react", id=f"message-{n}-reactions"),
             ]
             if not in_thread:
                 count = len(m["thread"])
@@ -543,7 +577,8 @@ class ChatEngine(WebService):
         else:
             body.append(Heading(f"Direct messages with {conv.label}", id="dm-title"))
         if conv.messages:
-            body.append(Table(("From", "Time", "Message", "Thread", "", ""), self._rows(ctx, conv, conv.messages, False),
+            body.append(Table(("From", "Time", "Message", "Reactions", "Thread", "", ""),
+                              self._rows(ctx, conv, conv.messages, False),
                               id="messages"))
         else:
             body.append(Text("No messages yet.", id="no-messages"))
@@ -569,10 +604,11 @@ class ChatEngine(WebService):
             return Redirect(f"{conv.url}/t/{root['id']}")
         body: list[Element] = [*self.nav(ctx), Heading(f"Thread in {conv.label}", id="thread-title"),
                                Link(f"Back to {conv.label}", conv.url, id="thread-back"),
-                               Table(("From", "Time", "Message", "", ""), self._rows(ctx, conv, [root], True),
+                               Table(("From", "Time", "Message", "Reactions", "", ""), self._rows(ctx, conv, [root], True),
                                      id="thread-parent")]
         if root["thread"]:
-            body.append(Table(("From", "Time", "Reply", "", ""), self._rows(ctx, conv, root["thread"], True), id="replies"))
+            body.append(Table(("From", "Time", "Reply", "Reactions", "", ""), self._rows(ctx, conv, root["thread"], True),
+                              id="replies"))
         else:
             body.append(Text("No replies yet.", id="no-replies"))
         if self._can_post(user, conv):
@@ -630,6 +666,50 @@ class ChatEngine(WebService):
         if ctx.wants_json:
             return Json({"deleted": True})
         return Redirect(conv.url if j is None else f"{conv.url}/t/{root['id']}")
+
+    def react_form(self, ctx: Ctx) -> Page:
+        """Who reacted to a message with what, and the form to add or take back a reaction."""
+        user = ctx.require_user()
+        conv = self._conv(ctx, user)
+        _, _, message = self._find(conv, self._message_id(ctx))
+        n = message["id"]
+        reactions = message.get("reactions", {})
+        body: list[Element] = [*self.nav(ctx), Heading("Reactions", id="react-title"),
+                               Text(f"{self.who(ctx, message['author'])}: {message['text']}", id="react-message")]
+        if reactions:
+            body.append(Table(("Reaction", "Who"), tuple(
+                (Text(f":{name}:", id=f"reaction-{name}"), Text(", ".join(f"@{u}" for u in who), id=f"reaction-{name}-who"))
+                for name, who in reactions.items()), id="reactions"))
+        else:
+            body.append(Text("No reactions yet.", id="no-reactions"))
+        if self._can_post(user, conv):
+            body.append(Form(f"{conv.url}/m/{n}/react", (
+                Input("name", label="Reaction (a name such as eyes or +1; again to take it back)", id="react-name"),
+                Button("React", id="react-submit")), id="react-form"))
+        body.append(Link(f"Back to {conv.label}", conv.url, id="react-back"))
+        return self.page(ctx, "Reactions", body)
+
+    def react(self, ctx: Ctx) -> Any:
+        """Add your reaction ``name`` to a message, or take it back when it is there."""
+        user = ctx.require_user()
+        conv = self._conv(ctx, user)
+        if not self._can_post(user, conv):
+            raise HttpError(403, f"join {conv.label} before reacting in it")
+        i, j, message = self._find(conv, self._message_id(ctx))
+        name = ctx.field("name", limit=64).strip().strip(":").lower()
+        if not REACTION.match(name):
+            raise HttpError(400, f"a reaction is an emoji's short name (a-z, 0-9, '_', '+', '-'), got {name!r}")
+        reactions = dict(message.get("reactions", {}))
+        who = reactions.get(name, [])
+        reactions[name] = [u for u in who if u != user] if user in who else [*who, user]
+        reactions = {k: v for k, v in reactions.items() if v}
+        changed = {k: v for k, v in message.items() if k != "reactions"} | ({"reactions": reactions} if reactions else {})
+        root = conv.messages[i]
+        root = changed if j is None else {**root, "thread": [*root["thread"][:j], changed, *root["thread"][j + 1:]]}
+        self._set_messages(ctx, conv, [*conv.messages[:i], root, *conv.messages[i + 1:]])
+        if ctx.wants_json:
+            return Json({"message": self._message_json(changed)})
+        return Redirect(f"{conv.url}/m/{message['id']}/react")
 
     def join(self, ctx: Ctx) -> Any:
         """Join a public channel (already a member: nothing changes)."""
@@ -725,7 +805,7 @@ class ChatEngine(WebService):
     @staticmethod
     def _message_json(m: dict) -> dict:
         out = {"id": m["id"], "author": m["author"], "text": m["text"], "at": timestamp(m["at_us"]), "at_us": m["at_us"],
-               "edited": m["edited"]}
+               "edited": m["edited"], "reactions": m.get("reactions", {})}
         if "thread" in m:
             out["replies"] = [ChatEngine._message_json(r) for r in m["thread"]]
         return out

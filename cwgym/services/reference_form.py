@@ -14,7 +14,7 @@ by a password or a session. A world meant for both engines adds cwgym's own ``us
 passwords) or ``sessions``, which the reference engine ignores as it ignores any field it
 does not know (mail's ``users`` are the reference's addresses, so mail takes ``sessions``).
 
-A field cwgym has no counterpart for (a chat message's reactions, a wiki's skin...) is
+A field cwgym has no counterpart for (a mail message's labels, a wiki's skin...) is
 refused when it holds anything but the reference's default, never dropped: the error names
 it. The shapes were found by loading each one in the reference engine; the samples in
 ``tests/services/data/reference_forms.json`` load in both (``python -m
@@ -346,9 +346,14 @@ def _channels(value: Any, where: str, people: _People) -> list[dict]:
             mat = f"{at}.messages[{i}]"
             _shape(message, mat, {"id": str, "author": str, "text": str, "time": int, "reactions": dict},
                    ("author", "text"))
-            _unsupported(message, mat, {"reactions": {}}, "cwgym's chat has no reactions")
-            messages.append({"author": people.add(message["author"], f"{mat}.author"), "text": message["text"],
-                             "at_us": message.get("time", 0)})
+            out_message = {"author": people.add(message["author"], f"{mat}.author"), "text": message["text"],
+                           "at_us": message.get("time", 0)}
+            for name, who in message.get("reactions", {}).items():
+                for i, person in enumerate(_texts(who, f"{mat}.reactions.{name}")):
+                    people.add(person, f"{mat}.reactions.{name}[{i}]")
+            if message.get("reactions"):
+                out_message["reactions"] = message["reactions"]
+            messages.append(out_message)
         if messages:
             out["messages"] = messages
         channels.append(out)

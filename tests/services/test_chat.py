@@ -137,6 +137,39 @@ def test_messages_are_listed_in_order_with_author_time_and_thread_counts():
     assert text(page, "channel-members") == "Members: @grace, @linus, @margaret"
 
 
+def test_reactions_toggle_per_user_show_on_the_message_and_are_members_only():
+    world = World(office())
+    grace, linus = client(world), client(world, user="linus")
+    _, _, page = grace("GET", "/c/general")
+    assert text(page, "message-1-reactions") == "React"
+    assert grace("POST", "/c/general/m/1/react", "name=eyes")[:1] == (303,)
+    assert linus("POST", "/c/general/m/1/react", "name=%3Aeyes%3A")[0] == 303  # :eyes: is eyes
+    assert linus("POST", "/c/general/m/1/react", "name=%2B1")[0] == 303
+    assert state(world)["channels"]["general"]["messages"][0]["reactions"] == {"eyes": ["grace", "linus"], "+1": ["linus"]}
+    _, _, page = grace("GET", "/c/general")
+    assert text(page, "message-1-reactions") == ":eyes: 2 · :+1: 1"
+    _, _, page = grace("GET", "/c/general/m/1/react")
+    assert text(page, "reaction-eyes-who") == "@grace, @linus"
+    assert linus("POST", "/c/general/m/1/react", "name=%2B1")[0] == 303  # again: taken back
+    assert state(world)["channels"]["general"]["messages"][0]["reactions"] == {"eyes": ["grace", "linus"]}
+    before = copy.deepcopy(state(world))
+    assert grace("POST", "/c/general/m/1/react", "name=no%20such")[0] == 400
+    assert grace("POST", "/c/general/m/99/react", "name=eyes")[0] == 404
+    assert client(world, user="margaret")("POST", "/c/legal/m/3/react", "name=eyes")[0] == 404  # private: unseen
+    assert state(world) == before
+    status, _, body = grace("POST", "/c/general/m/2/react", json_body={"name": "tada"},
+                            headers={"Accept": "application/json"})
+    assert status == 200 and json.loads(body)["message"]["reactions"] == {"tada": ["grace"]}
+    # a reply takes reactions too, and a seeded state carries them
+    assert grace("POST", "/c/general/m/3/react", "name=eyes")[0] == 303
+    seeded = copy.deepcopy(SEEDED)
+    seeded["channels"][0]["messages"][0]["reactions"] = {"eyes": ["linus"]}
+    assert state(World(office(seeded)))["channels"]["general"]["messages"][0]["reactions"] == {"eyes": ["linus"]}
+    seeded["channels"][0]["messages"][0]["reactions"] = {"eyes": ["nobody"]}
+    with pytest.raises(ValueError, match=r"messages\[0\]\.reactions\.eyes\[0\]: 'nobody' is not a user"):
+        World(office(seeded))
+
+
 def test_join_post_and_leave_a_public_channel():
     world = World(office())
     grace = client(world)
