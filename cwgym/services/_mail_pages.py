@@ -190,7 +190,8 @@ def folder_page(service: Any, ctx: Any, user: str, folder: str) -> Page:
     return service.page(ctx, folder, body)
 
 
-def message_page(service: Any, ctx: Any, user: str, m: dict) -> Page:
+def message_page(service: Any, ctx: Any, user: str, m: dict, conversation: list[dict] = ()) -> Page:
+    """One message, with the other messages of its conversation in the reader's mailbox."""
     state, n = ctx.state, m["id"]
     body: list[Element] = [*navigation(state, user, m["folder"]), Heading(subject_of(m), id="message-subject"),
                            Text(f"From: {full_name(state, m['from'])}", id="message-from"),
@@ -205,6 +206,11 @@ def message_page(service: Any, ctx: Any, user: str, m: dict) -> Page:
         body += [Text(f"{len(files)} attachment{'s' if len(files) != 1 else ''}", emphasis=True, id="attachments-title"),
                  ListBlock(tuple(Link(attachment_label(f), f"/message/{n}/attachments/{i}", id=f"attachment-{i}")
                                  for i, f in enumerate(files)), id="attachments")]
+    if conversation:
+        body += [Text(f"In this conversation: {len(conversation) + 1} messages", emphasis=True, id="conversation-title"),
+                 ListBlock(tuple(Link(f"{subject_of(o)} — {full_name(state, o['from'])}, {timestamp(o['at_us'])}"
+                                      f" ({o['folder']})", f"/message/{o['id']}", id=f"conversation-{o['id']}")
+                                 for o in conversation), id="conversation")]
     if m["folder"] == "Drafts":
         body.append(Link("Edit draft", f"/compose?draft={n}", id="edit-draft"))
     else:
@@ -225,7 +231,7 @@ def message_page(service: Any, ctx: Any, user: str, m: dict) -> Page:
 
 
 def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draft: int | None,
-                 forward: int | None = None, files: Any = ()) -> Page:
+                 forward: int | None = None, files: Any = (), reply: int | None = None) -> Page:
     """The compose form; ``files`` (the attachments of the draft being edited or the message
     being forwarded) are checkboxes ``keep-N``, checked: an unchecked one is left out."""
     domain = ctx.state["domain"]
@@ -243,6 +249,8 @@ def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draf
         controls.append(Input("draft", type="hidden", value=str(draft), id="compose-draft"))
     elif forward is not None and files:
         controls.append(Input("forward", type="hidden", value=str(forward), id="compose-forward"))
+    elif reply is not None:  # the reply joins that message's conversation
+        controls.append(Input("reply", type="hidden", value=str(reply), id="compose-reply"))
     controls += [Button("Send", name="action", value="send", id="compose-send"),
                  Button("Save draft", name="action", value="save", id="compose-save")]
     return service.page(ctx, "Compose", [*navigation(ctx.state, user), Heading("New message", id="compose-title"),

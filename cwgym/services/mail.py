@@ -14,13 +14,13 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
 ==========================================  ===============================================
 ``GET /``                                   the Inbox (signed out: a welcome page)
 ``GET /folder/{name}``                      a folder: sender or recipients, subject, date; unread ● and bold
-``GET /message/{id}``                       one message (marks it read), with Reply, Reply all, Forward and its attachments
+``GET /message/{id}``                       one message (marks it read), with Reply, Reply all, Forward, its attachments and its conversation
 ``GET /message/{id}/attachments/{index}``   an attachment's bytes (``Content-Type`` its type; a download)
 ``POST /message/{id}/unread``               mark unread
 ``POST /message/{id}/move``                 ``folder``: move to another folder (not into Drafts)
 ``POST /message/{id}/delete``               to Trash; from Trash, deleted forever
 ``GET /compose``                            the form; ``?to=``, ``?reply=ID``, ``?reply_all=ID``, ``?forward=ID``, ``?draft=ID`` prefill it
-``POST /send``                              ``to, cc?, subject, body, draft?, forward?, keep-N?, action=send|save`` (comma-separated addresses)
+``POST /send``                              ``to, cc?, subject, body, draft?, forward?, reply?, keep-N?, action=send|save`` (comma-separated addresses)
 ``GET /folders``, ``POST /folders``         list folders; create one (``name``)
 ``POST /folders/{name}/delete``             delete a folder of one's own (its messages go to Trash)
 ``GET /search?q=``                          messages of one's own whose sender, recipients, subject or body hold every word
@@ -30,7 +30,7 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
 ``GET /api/messages/{id}/attachments/{i}``  an attachment's bytes, as the page's download
 ``POST /api/messages/{id}``                 ``{unread?, folder?}``: change a message
 ``DELETE /api/messages/{id}``               delete as the HTML form does
-``POST /api/send``                          ``{to, subject, body, cc?, attachments?}`` (addresses as a list or a comma-separated text): ``201 {id, delivered, bounced}``
+``POST /api/send``                          ``{to, subject, body, cc?, attachments?, reply?}`` (addresses as a list or a comma-separated text): ``201 {id, delivered, bounced}``
 ``GET /api/search?q=``                      ``{query, messages}``
 ==========================================  ===============================================
 
@@ -40,7 +40,12 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
      "users": [{"name", "password", "display"?}],
      "folders"?: {user: ["Projects", ...]},
      "mailboxes"?: {user: [{"from", "to", "subject", "body",
-                            "cc"?, "folder"?: "Inbox", "unread"?: (true in Inbox), "at_us"?: 0, "id"?}]}}
+                            "cc"?, "folder"?: "Inbox", "unread"?: (true in Inbox), "at_us"?: 0, "id"?,
+                            "thread"?}]}}
+
+``thread`` is a conversation's key: messages sharing it are one conversation, which a
+message's page lists. A reply (``reply`` in ``/send`` and ``/api/send``) joins the
+conversation of the message it answers, starting one keyed ``#<id>`` when it has none.
 
 ``to`` and ``cc`` are an address or a list of them (a comma-separated text is split). A seed
 message in a folder that is not a system folder creates that folder. The state a service
@@ -102,7 +107,9 @@ ADDRESS = re.compile(r"^[^@\s,;<>\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*)(?:\.[A-Za-z0-
 FOLDER_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,62}[A-Za-z0-9._-])?$")
 MESSAGE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "id": int, "from": str, "to": (str, list), "cc": (str, list), "subject": str, "body": str,
-    "folder": str, "unread": bool, "at_us": int, "attachments": list}
+    "folder": str, "unread": bool, "at_us": int, "attachments": list, "thread": str}
+#: The longest conversation key a message carries.
+THREAD_MAX = 200
 #: The most files one message carries.
 ATTACHMENTS_MAX = 10
 #: The most bytes a message's files hold together, so that a send carrying them fits in one
@@ -378,6 +385,10 @@ class Mail(WebService):
         out["at_us"] = message.get("at_us", 0)
         if "id" in message:
             out["id"] = message["id"]
+        if "thread" in message:
+            if not message["thread"].strip() or len(message["thread"]) > THREAD_MAX:
+                raise ValueError(f"{at}.thread: a conversation's key is 1 to {THREAD_MAX} characters")
+            out["thread"] = message["thread"]
         return _with_files(out, _attachments(message.get("attachments", []), f"{at}.attachments", blobs, built=True))
 
     # -- mailbox changes ---------------------------------------------------------------
@@ -407,13 +418,17 @@ class Mail(WebService):
         return found
 
     def _deliver(self, state: dict, sender: str, to: list[str], cc: list[str], subject: str, body: str,
-                 now_us: int, files: list[dict] | None = None) -> tuple[dict, int, list[str], list[dict]]:
+                 now_us: int, files: list[dict] | None = None,
+                 thread: str | None = None) -> tuple[dict, int, list[str], list[dict]]:
         """Send: a copy in the sender's Sent, one in each local recipient's Inbox and a
         bounce for the rest, each carrying ``files`` (attachment records whose contents
-        are in ``state['blobs']``). ``(state, id of the Sent copy, delivered, bounced)``."""
+        are in ``state['blobs']``) and the conversation key ``thread``. ``(state, id of
+        the Sent copy, delivered, bounced)``."""
         me = address_of(state, sender)
         base = _with_files({"from": me, "to": to, "cc": cc, "subject": subject, "body": body, "at_us": now_us},
                            files or [])
+        if thread is not None:
+            base["thread"] = thread
         state, sent = self._add(state, sender, {**base, "folder": "Sent", "unread": False})
         delivered: list[str] = []
         bounced: list[dict] = []
@@ -443,6 +458,23 @@ class Mail(WebService):
             state, _ = self._add(state, sender, {"from": daemon_address(state), "to": [me], "cc": [], "subject": BOUNCE_SUBJECT,
                                                  "body": text, "at_us": now_us, "folder": "Inbox", "unread": True})
         return state, sent, delivered, bounced
+
+    def _reply_thread(self, state: dict, user: str, raw: str) -> tuple[dict, str]:
+        """``(state, key)``: the conversation a reply to message ``raw`` joins. A message
+        without one starts it (its key is ``#`` and its id, which no other message has)."""
+        original = self._find(state, user, raw)
+        if "thread" in original:
+            return state, original["thread"]
+        key = f"#{original['id']}"
+        return self._replace(state, user, original["id"], {**original, "thread": key}), key
+
+    @staticmethod
+    def _conversation(state: dict, user: str, m: dict) -> list[dict]:
+        """The other messages of ``user``'s mailbox in ``m``'s conversation, oldest first."""
+        if "thread" not in m:
+            return []
+        return sorted((o for o in mailbox(state, user) if o.get("thread") == m["thread"] and o["id"] != m["id"]),
+                      key=lambda o: (o["at_us"], o["id"]))
 
     def _delete(self, state: dict, user: str, m: dict) -> tuple[dict, str]:
         if m["folder"] == "Trash":
@@ -485,7 +517,7 @@ class Mail(WebService):
         if m["unread"]:
             m = {**m, "unread": False}
             ctx.state = self._replace(ctx.state, user, m["id"], m)
-        return pages.message_page(self, ctx, user, m)
+        return pages.message_page(self, ctx, user, m, self._conversation(ctx.state, user, m))
 
     @route("GET", "/search")
     def search(self, ctx: Ctx) -> Any:
@@ -510,7 +542,7 @@ class Mail(WebService):
         user = ctx.require_user()
         state, q = ctx.state, ctx.query
         fields = {"to": q.get("to", ""), "cc": q.get("cc", ""), "subject": q.get("subject", ""), "body": q.get("body", "")}
-        draft = forward = None
+        draft = forward = reply = None
         files: list[dict] = []
         me = address_of(state, user).lower()
         if "draft" in q:
@@ -521,6 +553,7 @@ class Mail(WebService):
             fields = {"to": ", ".join(m["to"]), "cc": ", ".join(m["cc"]), "subject": m["subject"], "body": m["body"]}
         elif "reply" in q or "reply_all" in q:
             m = self._find(state, user, q.get("reply", q.get("reply_all", "")))
+            reply = m["id"]
             mine = m["from"].lower() == me
             to = list(m["to"]) if mine else [m["from"]]
             cc: list[str] = []
@@ -542,7 +575,7 @@ class Mail(WebService):
             fields = {"to": "", "cc": "",
                       "subject": m["subject"] if re.match(r"(?i)(fwd?|fw):", m["subject"]) else f"Fwd: {m['subject']}",
                       "body": f"\n\n---------- Forwarded message ----------\n{header}\n{m['body']}"}
-        return pages.compose_page(self, ctx, user, fields, draft, forward, files)
+        return pages.compose_page(self, ctx, user, fields, draft, forward, files, reply)
 
     @route("POST", "/send")
     def send(self, ctx: Ctx) -> Any:
@@ -556,6 +589,9 @@ class Mail(WebService):
             draft = self._find(ctx.state, user, ctx.field("draft"))
             if draft["folder"] != "Drafts":
                 raise HttpError(409, f"message {draft['id']} is not a draft")
+        state, thread = ctx.state, (draft or {}).get("thread")
+        if draft is None and ctx.field("reply", required=False):
+            state, thread = self._reply_thread(state, user, ctx.field("reply"))
         source = draft
         if source is None and ctx.field("forward", required=False):
             source = self._find(ctx.state, user, ctx.field("forward"))
@@ -565,6 +601,9 @@ class Mail(WebService):
             saved = _with_files({"from": address_of(ctx.state, user), "to": _split(text["to"]), "cc": _split(text["cc"]),
                                  "subject": text["subject"], "body": text["body"], "at_us": ctx.now_us, "folder": "Drafts",
                                  "unread": False}, files)
+            if thread is not None:
+                saved["thread"] = thread
+            ctx.state = state
             if draft is None:
                 ctx.state, _ = self._add(ctx.state, user, saved)
             else:
@@ -573,7 +612,7 @@ class Mail(WebService):
         to, cc = self._addresses(ctx.state, text["to"], "to"), self._addresses(ctx.state, text["cc"], "cc")
         if not to and not cc:
             raise HttpError(400, "add at least one recipient in 'to'")
-        ctx.state, _, _, _ = self._deliver(ctx.state, user, to, cc, text["subject"], text["body"], ctx.now_us, files)
+        ctx.state, _, _, _ = self._deliver(state, user, to, cc, text["subject"], text["body"], ctx.now_us, files, thread)
         if draft is not None:
             ctx.state = self._replace(ctx.state, user, draft["id"], None)
         return Redirect("/folder/Inbox?notice=sent")
@@ -705,10 +744,10 @@ class Mail(WebService):
         user = ctx.require_user()
         data = ctx.json if ctx.json is not None else ctx.form
         if not isinstance(data, dict):
-            raise HttpError(400, "the body is a JSON object {to, subject, body, cc?, attachments?}")
-        unknown = sorted(set(data) - {"to", "cc", "subject", "body", "attachments"})
+            raise HttpError(400, "the body is a JSON object {to, subject, body, cc?, attachments?, reply?}")
+        unknown = sorted(set(data) - {"to", "cc", "subject", "body", "attachments", "reply"})
         if unknown:
-            raise HttpError(400, f"{unknown[0]}: unknown field (known: attachments, body, cc, subject, to)")
+            raise HttpError(400, f"{unknown[0]}: unknown field (known: attachments, body, cc, reply, subject, to)")
         text = {}
         for name, limit in LIMITS.items():
             value = data.get(name, "")
@@ -722,8 +761,15 @@ class Mail(WebService):
         to, cc = self._addresses(ctx.state, text["to"], "to"), self._addresses(ctx.state, text["cc"], "cc")
         if not to and not cc:
             raise HttpError(400, "to: add at least one recipient")
-        state, files = self._upload(ctx.state, user, data.get("attachments", []))
-        state, sent, delivered, bounced = self._deliver(state, user, to, cc, text["subject"], text["body"], ctx.now_us, files)
+        state, thread = ctx.state, None
+        if data.get("reply") is not None:
+            reply = data["reply"]
+            if isinstance(reply, bool) or not isinstance(reply, (int, str)):
+                raise HttpError(400, f"reply: the id of a message of yours, got {reply!r}")
+            state, thread = self._reply_thread(state, user, str(reply))
+        state, files = self._upload(state, user, data.get("attachments", []))
+        state, sent, delivered, bounced = self._deliver(state, user, to, cc, text["subject"], text["body"], ctx.now_us, files,
+                                                        thread)
         ctx.state = state
         return Json({"id": sent, "delivered": delivered, "bounced": bounced}, 201)
 

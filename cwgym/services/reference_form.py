@@ -219,10 +219,11 @@ def _mail(state: dict, where: str, people: _People) -> dict:
         _shape(message, at, {"id": str, "sender": str, "to": list, "cc": list, "subject": str, "body": str,
                              "time": int, "thread_id": str, "mailboxes": dict},
                ("id", "sender", "to", "cc", "subject", "body", "time", "mailboxes"))
-        _unsupported(message, at, {"thread_id": ""}, "cwgym's mail lists messages one by one, without threads")
         base = {"from": message["sender"], "to": _texts(message["to"], f"{at}.to"),
                 "cc": _texts(message["cc"], f"{at}.cc"), "subject": message["subject"], "body": message["body"],
                 "at_us": message["time"]}
+        if message.get("thread_id"):
+            base["thread"] = message["thread_id"]
         for address, box in message["mailboxes"].items():
             bat = f"{at}.mailboxes.{address}"
             user = people.add(local(address, bat), bat)

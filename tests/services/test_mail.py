@@ -222,6 +222,54 @@ def test_reply_prefills_re_subject_quoted_body_and_the_sender_and_lands_with_her
     assert 'value="bob@mail.local"' in page
 
 
+def test_replies_join_a_conversation_that_each_mailbox_shows_with_the_message():
+    state = fresh()
+    _, sent, state = call(state, "POST", "/api/send", "alice", body={"to": ["bob@mail.local"], "subject": "Plan",
+                                                                      "body": "Meet at 10"})
+    bob_copy = 2
+    _, page, _ = call(state, "GET", f"/compose?reply={bob_copy}", "bob")
+    assert 'type="hidden" name="reply" value="2"' in page
+    _, _, state = call(state, "POST", "/send", "bob", form={"to": "alice@mail.local", "subject": "Re: Plan", "body": "OK",
+                                                            "reply": str(bob_copy)}, now_us=2_000_000)
+    key = "#2"  # the message replied to starts the conversation
+    bob = {m["id"]: m for m in state["mailboxes"]["bob"]}
+    assert [m.get("thread") for m in bob.values()] == [key, key]  # his copy and his Sent reply
+    alice_inbox = call(state, "GET", "/api/messages?folder=Inbox", "alice")[1]["messages"]
+    assert alice_inbox[0]["thread"] == key
+    # alice answers through the API: her reply joins the same conversation
+    status, _, state = call(state, "POST", "/api/send", "alice", body={"to": ["bob@mail.local"], "subject": "Re: Plan",
+                                                                        "body": "Great", "reply": alice_inbox[0]["id"]},
+                            now_us=3_000_000)
+    assert status == 201
+    _, page, _ = call(state, "GET", f"/message/{bob_copy}", "bob")
+    assert "In this conversation: 3 messages" in page
+    assert re.findall(r'id="conversation-(\d+)"', page) == [str(m) for m in sorted(
+        m["id"] for m in state["mailboxes"]["bob"] if m["id"] != bob_copy)]
+    # a draft of a reply keeps its conversation until it is sent
+    _, _, state = call(state, "POST", "/send", "bob", form={"to": "alice@mail.local", "subject": "Re: Plan", "body": "Later",
+                                                            "reply": str(bob_copy), "action": "save"})
+    draft = next(m for m in state["mailboxes"]["bob"] if m["folder"] == "Drafts")
+    assert draft["thread"] == key
+    # a message outside any conversation shows none; a reply to a message not one's own is 404
+    _, page, _ = call(state, "GET", f"/message/{sent['id']}", "alice")
+    assert "In this conversation" not in page
+    status, _, same = call(state, "POST", "/send", "carol", form={"to": "bob@mail.local", "subject": "x", "body": "y",
+                                                                  "reply": str(bob_copy)})
+    assert status == 404 and same is state
+
+
+def test_a_seeded_conversation_is_kept_and_checked():
+    seeded = {"users": USERS, "mailboxes": {"bob": [
+        {"from": "alice@mail.local", "to": "bob@mail.local", "subject": "Q3", "body": "Numbers?", "thread": "q3"},
+        {"from": "bob@mail.local", "to": "alice@mail.local", "subject": "Re: Q3", "body": "Friday", "folder": "Sent",
+         "thread": "q3"}]}}
+    world = World(office(seeded))
+    assert [m["thread"] for m in service_state(world)["mailboxes"]["bob"]] == ["q3", "q3"]
+    seeded["mailboxes"]["bob"][0]["thread"] = " "
+    with pytest.raises(ValueError, match=r"mailboxes\.bob\[0\]\.thread: a conversation's key is 1 to 200 characters"):
+        World(office(seeded))
+
+
 def test_forward_prefills_fwd_and_the_original_and_sends_to_a_third_person():
     state = fresh()
     _, _, state = call(state, "POST", "/api/send", "alice", body={"to": "bob@mail.local", "subject": "Invoice", "body": "Due Friday"})
@@ -362,9 +410,9 @@ BAD_REQUESTS = [
     ("GET", "/message/99", None, None, 404, "no message 99 in your mailbox"),
     ("GET", "/folder/Nope", None, None, 404, "no folder named &#x27;Nope&#x27;"),
     ("POST", "/message/1/move", {}, None, 400, "the field &#x27;folder&#x27; is required"),
-    ("POST", "/api/send", None, [1, 2], 400, "the body is a JSON object {to, subject, body, cc?, attachments?}"),
+    ("POST", "/api/send", None, [1, 2], 400, "the body is a JSON object {to, subject, body, cc?, attachments?, reply?}"),
     ("POST", "/api/send", None, {"to": 5}, 400, "to: expected text or a list of addresses"),
-    ("POST", "/api/send", None, {"to": "bob@mail.local", "bcc": "x"}, 400, "bcc: unknown field (known: attachments, body, cc, subject, to)"),
+    ("POST", "/api/send", None, {"to": "bob@mail.local", "bcc": "x"}, 400, "bcc: unknown field (known: attachments, body, cc, reply, subject, to)"),
     ("POST", "/api/send", None, "{not json", 400, "the body is not JSON"),
     ("POST", "/api/messages/1", None, {"unread": "yes"}, 400, "body.unread: expected bool, got str"),
     ("GET", "/api/messages?folder=Spam", None, None, 404, "no folder named 'Spam'"),
