@@ -319,6 +319,12 @@ def _cookies(header: str) -> dict[str, str]:
 # -- the service ---------------------------------------------------------------------------
 
 
+#: kind name -> (whether a state is written in the reference engine's form of the kind, the
+#: reader turning it into cwgym's form): filled by :mod:`cwgym.services.reference_form`,
+#: which the kind registry imports with every module of this package
+REFERENCE_FORMS: dict[str, tuple[Callable[[dict], bool], Callable[[dict, str], dict]]] = {}
+
+
 class WebService(ServiceKind):
     """A service kind with routes, accounts and pages; see the module docstring."""
 
@@ -347,9 +353,9 @@ class WebService(ServiceKind):
         state = {} if initial_state is None else initial_state
         if not isinstance(state, dict):
             raise ValueError(f"{where}: an object, got {type(state).__name__}")
-        from cwgym.services import reference_form  # it reads this module's names
-        if reference_form.in_reference_form(self.name, state):
-            converted = reference_form.from_reference(self.name, state, where)
+        reference = REFERENCE_FORMS.get(self.name)
+        if reference is not None and reference[0](state):
+            converted = reference[1](state, where)
             try:
                 return self.initial(converted, where, definition)
             except ValueError as exc:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cwgym.services._git_model import branch_problem, make_commit
-from cwgym.services.framework import USER_NAME, check_fields, timestamp
+from cwgym.services.framework import REFERENCE_FORMS, USER_NAME, check_fields, timestamp
 
 Reader = Callable[[dict, str, "_People"], dict]
 
@@ -46,6 +46,8 @@ def reads(kind: str, marks: tuple[str, ...], shared: Callable[[dict], bool] = la
     the reference's way."""
     def register(fn: Reader) -> Reader:
         _READERS[kind] = (frozenset(marks), shared, fn)
+        REFERENCE_FORMS[kind] = (lambda state: in_reference_form(kind, state),
+                                 lambda state, where: from_reference(kind, state, where))
         return fn
     return register
 
