@@ -349,7 +349,21 @@ class ChatEngine(WebService):
     def _can_post(self, user: str, conv: Conv) -> bool:
         return user in conv.data["members"]
 
-    def _rows(self, ctx: Ctx, conv: Conv, messages: list[dict], in_thread: bool) -> tuple[tuple[Element, ...], ...]:
+    @staticmethod
+    def _reacted(messages: list[dict]) -> bool:
+        """Whether a table of ``messages`` has a reactions column: only when one has some,
+        so a conversation nobody reacted in looks as it always did."""
+        return any(m.get("reactions") for m in messages)
+
+    def _table(self, ctx: Ctx, conv: Conv, messages: list[dict], in_thread: bool, head: tuple[str, ...],
+               table_id: str) -> Table:
+        """A table of messages; ``head`` names the columns before the reactions column."""
+        reacted = self._reacted(messages)
+        columns = (*head[:3], *(("Reactions",) if reacted else ()), *head[3:])
+        return Table(columns, self._rows(ctx, conv, messages, in_thread, reacted), id=table_id)
+
+    def _rows(self, ctx: Ctx, conv: Conv, messages: list[dict], in_thread: bool,
+              reacted: bool = False) -> tuple[tuple[Element, ...], ...]:
         user = ctx.user
         b = self.base(ctx)
         rows = []
@@ -359,8 +373,9 @@ class ChatEngine(WebService):
                 Link(self.who(ctx, m["author"]), f"{b}/dm/{m['author']}", id=f"message-{n}-author"),
                 Text(timestamp(m["at_us"]), id=f"message-{n}-time"),
                 Text(m["text"] + (" (edited)" if m["edited"] else ""), id=f"message-{n}-text"),
-                Link(self._reaction_summary(m), f"{conv.url}/m/{n}/react", id=f"message-{n}-reactions"),
             ]
+            if reacted:
+                cells.append(Link(self._reaction_summary(m), f"{conv.url}/m/{n}/react", id=f"message-{n}-reactions"))
             if not in_thread:
                 count = len(m["thread"])
                 label = "Reply" if count == 0 else f"{count} {'reply' if count == 1 else 'replies'}"
@@ -577,9 +592,8 @@ class ChatEngine(WebService):
         else:
             body.append(Heading(f"Direct messages with {conv.label}", id="dm-title"))
         if conv.messages:
-            body.append(Table(("From", "Time", "Message", "Reactions", "Thread", "", ""),
-                              self._rows(ctx, conv, conv.messages, False),
-                              id="messages"))
+            body.append(self._table(ctx, conv, conv.messages, False, ("From", "Time", "Message", "Thread", "", ""),
+                                    "messages"))
         else:
             body.append(Text("No messages yet.", id="no-messages"))
         if self._can_post(user, conv):
@@ -604,11 +618,9 @@ class ChatEngine(WebService):
             return Redirect(f"{conv.url}/t/{root['id']}")
         body: list[Element] = [*self.nav(ctx), Heading(f"Thread in {conv.label}", id="thread-title"),
                                Link(f"Back to {conv.label}", conv.url, id="thread-back"),
-                               Table(("From", "Time", "Message", "Reactions", "", ""), self._rows(ctx, conv, [root], True),
-                                     id="thread-parent")]
+                               self._table(ctx, conv, [root], True, ("From", "Time", "Message", "", ""), "thread-parent")]
         if root["thread"]:
-            body.append(Table(("From", "Time", "Reply", "Reactions", "", ""), self._rows(ctx, conv, root["thread"], True),
-                              id="replies"))
+            body.append(self._table(ctx, conv, root["thread"], True, ("From", "Time", "Reply", "", ""), "replies"))
         else:
             body.append(Text("No replies yet.", id="no-replies"))
         if self._can_post(user, conv):
@@ -805,7 +817,9 @@ class ChatEngine(WebService):
     @staticmethod
     def _message_json(m: dict) -> dict:
         out = {"id": m["id"], "author": m["author"], "text": m["text"], "at": timestamp(m["at_us"]), "at_us": m["at_us"],
-               "edited": m["edited"], "reactions": m.get("reactions", {})}
+               "edited": m["edited"]}
+        if m.get("reactions"):
+            out["reactions"] = m["reactions"]
         if "thread" in m:
             out["replies"] = [ChatEngine._message_json(r) for r in m["thread"]]
         return out

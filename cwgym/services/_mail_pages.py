@@ -249,7 +249,7 @@ def compose_page(service: Any, ctx: Any, user: str, fields: dict[str, str], draf
         controls.append(Input("draft", type="hidden", value=str(draft), id="compose-draft"))
     elif forward is not None and files:
         controls.append(Input("forward", type="hidden", value=str(forward), id="compose-forward"))
-    elif reply is not None:  # the reply joins that message's conversation
+    elif reply is not None:  # the reply joins the conversation of the message it answers
         controls.append(Input("reply", type="hidden", value=str(reply), id="compose-reply"))
     controls += [Button("Send", name="action", value="send", id="compose-send"),
                  Button("Save draft", name="action", value="save", id="compose-save")]

@@ -44,8 +44,9 @@ Routes (HTML; sign in first, or send HTTP Basic credentials):
                             "thread"?}]}}
 
 ``thread`` is a conversation's key: messages sharing it are one conversation, which a
-message's page lists. A reply (``reply`` in ``/send`` and ``/api/send``) joins the
-conversation of the message it answers, starting one keyed ``#<id>`` when it has none.
+message's page lists. A reply (``reply`` in ``/send`` and ``/api/send``) to a message in a
+conversation joins it; conversations come from the world's seeds (mail imported with its
+threads), so a service seeded without them looks and behaves as it always did.
 
 ``to`` and ``cc`` are an address or a list of them (a comma-separated text is split). A seed
 message in a folder that is not a system folder creates that folder. The state a service
@@ -459,14 +460,9 @@ class Mail(WebService):
                                                  "body": text, "at_us": now_us, "folder": "Inbox", "unread": True})
         return state, sent, delivered, bounced
 
-    def _reply_thread(self, state: dict, user: str, raw: str) -> tuple[dict, str]:
-        """``(state, key)``: the conversation a reply to message ``raw`` joins. A message
-        without one starts it (its key is ``#`` and its id, which no other message has)."""
-        original = self._find(state, user, raw)
-        if "thread" in original:
-            return state, original["thread"]
-        key = f"#{original['id']}"
-        return self._replace(state, user, original["id"], {**original, "thread": key}), key
+    def _reply_thread(self, state: dict, user: str, raw: str) -> str | None:
+        """The conversation a reply to message ``raw`` joins: the message's own, if it is in one."""
+        return self._find(state, user, raw).get("thread")
 
     @staticmethod
     def _conversation(state: dict, user: str, m: dict) -> list[dict]:
@@ -553,7 +549,7 @@ class Mail(WebService):
             fields = {"to": ", ".join(m["to"]), "cc": ", ".join(m["cc"]), "subject": m["subject"], "body": m["body"]}
         elif "reply" in q or "reply_all" in q:
             m = self._find(state, user, q.get("reply", q.get("reply_all", "")))
-            reply = m["id"]
+            reply = m["id"] if "thread" in m else None
             mine = m["from"].lower() == me
             to = list(m["to"]) if mine else [m["from"]]
             cc: list[str] = []
@@ -591,7 +587,7 @@ class Mail(WebService):
                 raise HttpError(409, f"message {draft['id']} is not a draft")
         state, thread = ctx.state, (draft or {}).get("thread")
         if draft is None and ctx.field("reply", required=False):
-            state, thread = self._reply_thread(state, user, ctx.field("reply"))
+            thread = self._reply_thread(state, user, ctx.field("reply"))
         source = draft
         if source is None and ctx.field("forward", required=False):
             source = self._find(ctx.state, user, ctx.field("forward"))
@@ -766,7 +762,7 @@ class Mail(WebService):
             reply = data["reply"]
             if isinstance(reply, bool) or not isinstance(reply, (int, str)):
                 raise HttpError(400, f"reply: the id of a message of yours, got {reply!r}")
-            state, thread = self._reply_thread(state, user, str(reply))
+            thread = self._reply_thread(state, user, str(reply))
         state, files = self._upload(state, user, data.get("attachments", []))
         state, sent, delivered, bounced = self._deliver(state, user, to, cc, text["subject"], text["body"], ctx.now_us, files,
                                                         thread)

@@ -222,39 +222,43 @@ def test_reply_prefills_re_subject_quoted_body_and_the_sender_and_lands_with_her
     assert 'value="bob@mail.local"' in page
 
 
-def test_replies_join_a_conversation_that_each_mailbox_shows_with_the_message():
-    state = fresh()
-    _, sent, state = call(state, "POST", "/api/send", "alice", body={"to": ["bob@mail.local"], "subject": "Plan",
-                                                                      "body": "Meet at 10"})
-    bob_copy = 2
-    _, page, _ = call(state, "GET", f"/compose?reply={bob_copy}", "bob")
-    assert 'type="hidden" name="reply" value="2"' in page
+def test_replies_join_a_seeded_conversation_that_each_mailbox_shows_with_the_message():
+    state = fresh(mailboxes={"bob": [
+        {"from": "alice@mail.local", "to": "bob@mail.local", "subject": "Plan", "body": "Meet at 10", "thread": "plan"},
+        {"from": "alice@mail.local", "to": "bob@mail.local", "subject": "Lunch", "body": "Noon?"}]})
+    plan, lunch = 1, 2
+    _, page, _ = call(state, "GET", f"/compose?reply={plan}", "bob")
+    assert 'type="hidden" name="reply" value="1"' in page
     _, _, state = call(state, "POST", "/send", "bob", form={"to": "alice@mail.local", "subject": "Re: Plan", "body": "OK",
-                                                            "reply": str(bob_copy)}, now_us=2_000_000)
-    key = "#2"  # the message replied to starts the conversation
-    bob = {m["id"]: m for m in state["mailboxes"]["bob"]}
-    assert [m.get("thread") for m in bob.values()] == [key, key]  # his copy and his Sent reply
+                                                            "reply": str(plan)}, now_us=2_000_000)
+    assert [m.get("thread") for m in state["mailboxes"]["bob"]] == ["plan", None, "plan"]  # his Sent reply joined
     alice_inbox = call(state, "GET", "/api/messages?folder=Inbox", "alice")[1]["messages"]
-    assert alice_inbox[0]["thread"] == key
+    assert alice_inbox[0]["thread"] == "plan"
     # alice answers through the API: her reply joins the same conversation
     status, _, state = call(state, "POST", "/api/send", "alice", body={"to": ["bob@mail.local"], "subject": "Re: Plan",
                                                                         "body": "Great", "reply": alice_inbox[0]["id"]},
                             now_us=3_000_000)
     assert status == 201
-    _, page, _ = call(state, "GET", f"/message/{bob_copy}", "bob")
+    _, page, _ = call(state, "GET", f"/message/{plan}", "bob")
     assert "In this conversation: 3 messages" in page
-    assert re.findall(r'id="conversation-(\d+)"', page) == [str(m) for m in sorted(
-        m["id"] for m in state["mailboxes"]["bob"] if m["id"] != bob_copy)]
+    assert re.findall(r'id="conversation-(\d+)"', page) == [str(m["id"]) for m in state["mailboxes"]["bob"]
+                                                             if m.get("thread") == "plan" and m["id"] != plan]
     # a draft of a reply keeps its conversation until it is sent
     _, _, state = call(state, "POST", "/send", "bob", form={"to": "alice@mail.local", "subject": "Re: Plan", "body": "Later",
-                                                            "reply": str(bob_copy), "action": "save"})
+                                                            "reply": str(plan), "action": "save"})
     draft = next(m for m in state["mailboxes"]["bob"] if m["folder"] == "Drafts")
-    assert draft["thread"] == key
-    # a message outside any conversation shows none; a reply to a message not one's own is 404
-    _, page, _ = call(state, "GET", f"/message/{sent['id']}", "alice")
+    assert draft["thread"] == "plan"
+    # a reply to a message in no conversation starts none, and its page shows none
+    _, page, _ = call(state, "GET", f"/compose?reply={lunch}", "bob")
+    assert 'name="reply"' not in page
+    _, _, state = call(state, "POST", "/send", "bob", form={"to": "alice@mail.local", "subject": "Re: Lunch", "body": "Yes",
+                                                            "reply": str(lunch)})
+    assert "thread" not in state["mailboxes"]["bob"][-1]
+    _, page, _ = call(state, "GET", f"/message/{lunch}", "bob")
     assert "In this conversation" not in page
+    # a reply to a message not one's own is 404 and changes nothing
     status, _, same = call(state, "POST", "/send", "carol", form={"to": "bob@mail.local", "subject": "x", "body": "y",
-                                                                  "reply": str(bob_copy)})
+                                                                  "reply": str(plan)})
     assert status == 404 and same is state
 
 
