@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cwgym.apps import _textpane as tp
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.painter import Painter
 from cwgym.scene import Box, Rect, RoundedBox, Semantic, UiText, UiTextBold
 from cwgym.text import line_height, measure
 
 __all__ = ["CLOSE_BUTTONS", "SAVE_BUTTONS", "DialogStyle", "button_row", "dialog_rects", "paint_dialog"]
 
-ERROR = (192, 28, 40, 255)
 SAVE_BUTTONS = (("save-cancel", "Cancel"), ("save-confirm", "Save"))
 #: The unsaved-changes dialog's buttons, left to right, as GNOME's applications show them.
 CLOSE_BUTTONS = (("close-cancel", "Cancel"), ("close-discard", "Discard"), ("close-save", "Save"))

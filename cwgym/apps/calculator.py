@@ -47,6 +47,7 @@ from typing import Any
 
 from cwgym.apps import _calc_engine as engine
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -65,7 +66,6 @@ MAX_EXPR = 200
 #: Undo steps kept.
 MAX_UNDO = 50
 
-ERROR = (192, 28, 40, 255)
 TOP_H = 44
 DISPLAY_H = 92
 ROW_H = 30

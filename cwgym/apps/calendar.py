@@ -60,6 +60,7 @@ from typing import Any
 from cwgym.apps import _ical as ical
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -134,7 +135,6 @@ MONTHS = (
 )  # fmt: skip
 
 US = 1_000_000
-ERROR = (192, 28, 40, 255)
 NOW_LINE = (224, 27, 36, 255)
 EVENT_FILL = (53, 132, 228, 255)
 EVENT_INK = (255, 255, 255, 255)

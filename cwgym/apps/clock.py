@@ -57,6 +57,7 @@ from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -121,7 +122,6 @@ MONTHS = (
     "July", "August", "September", "October", "November", "December",
 )  # fmt: skip
 
-ERROR = (192, 28, 40, 255)
 TOP_H = 48
 ROW_H = 64
 CITY_ROW = 36

@@ -52,6 +52,7 @@ from typing import Any
 from cwgym.apps import _textpane as tp
 from cwgym.apps import _vcard as vc
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -87,7 +88,6 @@ HEADER_H = 48
 STATUS_H = 30
 ROW_H = 52
 SIDEBAR_MAX = 300
-ERROR = (192, 28, 40, 255)
 LIST = "list"
 STAR = "★"
 PHONE_CHARS = frozenset("0123456789 +-().")

@@ -35,6 +35,7 @@ from typing import Any
 from cwgym.apps import _sqlite as sq
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -68,7 +69,6 @@ ROW_H = 24
 HEAD_H = 26
 CTRL_H = 40
 MSG_H = 62
-ERROR = (192, 28, 40, 255)
 TOOLBAR = (
     ("db:open", "Open Database"),
     ("db:write", "Write Changes"),

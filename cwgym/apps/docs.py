@@ -36,6 +36,7 @@ from cwgym.apps import _richtext as rt
 from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -64,7 +65,6 @@ STATUS_H = 26
 SHEET_W = 794
 GAP = 24
 MARGIN_Y = 56
-ERROR = (192, 28, 40, 255)
 ITALIC_INK = (92, 52, 150, 255)
 SHEET = (255, 255, 255, 255)
 PAGE_BG = (214, 214, 214, 255)

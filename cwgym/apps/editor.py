@@ -54,6 +54,7 @@ from typing import Any
 from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -76,7 +77,6 @@ TOOLBAR_H = 44
 BAR_H = 44
 STATUS_H = 26
 MARGIN = 10
-ERROR = (192, 28, 40, 255)
 TOOLBAR = (
     ("open", "Open"),
     ("save", "Save"),

@@ -99,6 +99,7 @@ from cwgym.apps import _textpane as tp
 from cwgym.apps import register
 from cwgym.apps._downloads import DOWNLOADS, safe_name, save_download
 from cwgym.apps._mail_client import Account, call, discover, download, folder_query
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -142,7 +143,6 @@ ATTACH_BYTES_MAX = 512 * 1024
 CHOOSER_MAX = 500
 #: Where Save puts an attachment: this folder of the home folder (made when missing).
 
-ERROR = (192, 28, 40, 255)
 TOOL_H = 48
 BANNER_H = 32
 FOLDER_W = 200

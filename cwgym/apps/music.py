@@ -79,6 +79,7 @@ import wave
 from typing import Any, NamedTuple
 
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -112,7 +113,6 @@ CATCH_UP = 400
 US = 1_000_000
 VOLUME_STEP = 10
 
-ERROR = (192, 28, 40, 255)
 TOP_H = 72
 SIDE_W = 190
 BAR_H = 44

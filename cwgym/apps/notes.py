@@ -67,6 +67,7 @@ from typing import Any
 
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -104,7 +105,6 @@ HEADER_H = 48
 STATUS_H = 26
 ROW_H = 56
 SIDEBAR_MAX = 280
-ERROR = (192, 28, 40, 255)
 PANE = "text"
 LIST = "list"
 UNTITLED = "Untitled"

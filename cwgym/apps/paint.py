@@ -77,6 +77,7 @@ from cwgym.apps import _raster as rs
 from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -154,7 +155,6 @@ TOP = TOOLBAR_H + OPTIONS_H
 STATUS_H = 26
 MARGIN = 12
 WORKSPACE = (202, 208, 218, 255)
-ERROR = (192, 28, 40, 255)
 FILE_BUTTONS = (
     ("new", "New"),
     ("save", "Save"),

@@ -49,6 +49,7 @@ from typing import Any
 
 from cwgym.apps import _raster as rs
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -76,7 +77,6 @@ THUMB_W, THUMB_H = 168, 120
 #: side (rounded up), and the renderer scales them up (bilinear): a preview needs no more,
 #: and every pixel is four ints in each scene handed out.
 THUMB_DETAIL = 2
-ERROR = (192, 28, 40, 255)
 BANNER = (252, 228, 230, 255)
 PANE = "grid"
 #: The zoom keys (alone, with Shift or with the primary modifier) and typed characters.

@@ -41,6 +41,7 @@ import json
 from typing import Any
 
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, UnknownTarget
 from cwgym.desktop.keys import Chord
 from cwgym.desktop.painter import Painter
@@ -97,7 +98,6 @@ USERS_NOTE = (
     "remove or change them."
 )
 
-ERROR = (192, 28, 40, 255)
 SIDE_W = 220
 SIDE_ROW = 44
 ROW_H = 60

@@ -43,6 +43,7 @@ from cwgym.apps import _formula as fx
 from cwgym.apps import _save_dialog as sd
 from cwgym.apps import _textpane as tp
 from cwgym.apps import register
+from cwgym.apps._palette import ERROR
 from cwgym.desktop.framework import App, AppContext, AppError, InvalidInput, UnknownTarget
 from cwgym.desktop.keys import Chord, parse_key
 from cwgym.desktop.painter import Painter
@@ -80,7 +81,6 @@ ROW_H = 24
 SB = 12
 STATUS_H = 26
 HANDLE = 8
-ERROR = (192, 28, 40, 255)
 V_PANE = "grid"
 H_PANE = "cols"
 TOOLBAR = (
