@@ -738,16 +738,20 @@ def _social(state: dict, where: str, people: _People) -> dict:
             profiles[name] = {"bio": account["bio"]}
     posts = []
     numbers: dict[str, int] = {}
-    for key, at, post in _records(state.get("posts", {}), f"{where}.posts"):
+    records = _records(state.get("posts", {}), f"{where}.posts")
+    for _, at, post in records:
         _shape(post, at, {"id": str, "author": str, "text": str, "tick": int, "likes": int, "reposts": int,
                           "quoted": (str, type(None)), "reply_to": (str, type(None))}, ("author", "text"))
+    # cwgym numbers posts in the order they were posted (a reply after what it answers);
+    # the reference keys them by id, in any order: by tick, then as written
+    for key, at, post in sorted(records, key=lambda r: r[2].get("tick", 0)):
         _unsupported(post, at, {"likes": 0, "reposts": 0, "quoted": None},
                      "likes come from the likes of the world's users")
         out = {"author": people.add(post["author"], f"{at}.author"), "text": post["text"],
                "at_us": post.get("tick", 0), "likes": []}
         if post.get("reply_to"):
             if post["reply_to"] not in numbers:
-                raise ValueError(f"{at}.reply_to: no earlier post {post['reply_to']!r}")
+                raise ValueError(f"{at}.reply_to: no post {post['reply_to']!r} posted before it")
             out["reply_to"] = numbers[post["reply_to"]]
         posts.append(out)
         numbers[key] = len(posts)

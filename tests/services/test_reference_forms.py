@@ -137,6 +137,16 @@ def test_records_keep_their_people_times_and_states():
     assert docs["shared"] == {"bob": "viewer"} and len(docs["revisions"]) == 2
 
 
+def test_posts_are_numbered_in_the_order_they_were_posted_whatever_their_keys():
+    state = copy.deepcopy(FORMS["social"])
+    state["posts"] = {"z-reply": {"id": "z-reply", "author": "bob", "text": "Finally.", "tick": 6, "reply_to": "a-first"},
+                      "a-first": {"id": "a-first", "author": "ada", "text": "New printer day!", "tick": 5}}
+    state["likes"] = {"bob": ["a-first"]}
+    posts = service_state(world_with("social", state))["posts"]
+    assert [(p["text"], p["reply_to"], p["likes"]) for p in posts.values()] == \
+        [("New printer day!", None, ["bob"]), ("Finally.", 1, [])]
+
+
 def test_people_named_only_in_records_are_accounts_without_passwords():
     state = service_state(world_with("chat", copy.deepcopy(FORMS["chat"])))
     assert state["users"]["ada"]["password"] == "" and state["users"]["bob"]["password"] == ""
@@ -185,7 +195,8 @@ REFUSED = [
     ("shop", lambda s: s["carts"]["ada"].update(p9=1), "carts.ada.p9", "no product"),
     ("shop", lambda s: s["orders"]["1001"].update(status="lost"), "orders.1001.status", "placed"),
     ("forum", lambda s: s["threads"]["t1"].update(board="nowhere"), "threads.t1.board", "no board"),
-    ("social", lambda s: s["posts"]["p2"].update(reply_to="p9"), "posts.p2.reply_to", "no earlier post"),
+    ("social", lambda s: s["posts"]["p2"].update(reply_to="p9"), "posts.p2.reply_to", "no post 'p9' posted before it"),
+    ("social", lambda s: s["posts"]["p1"].update(tick=9), "posts.p2.reply_to", "no post 'p1' posted before it"),
     ("drive", lambda s: s["nodes"]["n1"].update(parent="lost"), "nodes.n1.parent", "no folder"),
     ("assistant", lambda s: s.update(greeting="Hi!"), "initial_state.greeting", "fixed wording"),
     ("media", lambda s: s["items"]["v1"].update(channel="c9"), "items.v1.channel", "no channel"),
