@@ -306,7 +306,7 @@ def _wiki(state: dict, where: str, people: _People) -> dict:
         if talk:
             pages.append((f"Talk:{titles[key]}", "\n\n".join(talk), "", talk_tick, "Talk"))
     for source, target in state.get("redirects", {}).items():
-        if target not in titles:
+        if not isinstance(target, str) or target not in titles:
             raise ValueError(f"{where}.redirects.{source}: no article {target!r}")
         pages.append((source, f"This page moved to [[{titles[target]}]].", "", 0, "Redirect"))
     news = []
@@ -399,7 +399,7 @@ def _calendar(state: dict, where: str, people: _People) -> dict:
         attendees = {}
         for name, response in event["attendees"].items():
             aat = f"{at}.attendees.{name}"
-            if response not in _RESPONSES:
+            if not isinstance(response, str) or response not in _RESPONSES:
                 raise ValueError(f"{aat}: a response ({', '.join(_RESPONSES)}), got {response!r}")
             attendees[people.add(name, aat)] = _RESPONSES[response]
         for field in ("start", "end"):
@@ -960,7 +960,7 @@ def _git(state: dict, where: str, people: _People) -> dict:
             rat = f"{at}.refs.{ref}"
             if not ref.startswith("refs/heads/"):
                 raise ValueError(f"{rat}: cwgym's git host keeps branches (refs/heads/...) only")
-            if target not in commits:
+            if not isinstance(target, str) or target not in commits:
                 raise ValueError(f"{rat}: no commit {target!r} in this repository")
             branch = ref.removeprefix("refs/heads/")
             if branch_problem(branch):
