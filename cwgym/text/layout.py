@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from cwgym.text.fonts import FontKey
-from cwgym.text.shaping import measure
+from cwgym.text.shaping import ShapedRun, measure, shape
 from cwgym.text.units import break_units
 
 ELLIPSIS = "\u2026"
@@ -36,6 +36,24 @@ def _longest_fitting(units: list[str], fits: Callable[[str], bool]) -> int:
     return lo
 
 
+#: How far past a line's width a prefix must reach before the rest of the text is taken not
+#: to fit unshaped: more than shaping across the cut (a ligature, a kerning pair) can undo.
+_PAST_PX = 32
+
+
+def _run_past(text: str, font: FontKey | str, size: int, max_width: int) -> ShapedRun:
+    """``text`` shaped whole, or a prefix of it already wider than ``max_width`` by
+    ``_PAST_PX``: a long title cut to a short box is not shaped to its end (prefixes double
+    from 32 characters, so at most twice what the box needs is shaped)."""
+    n = 32
+    while n < len(text):
+        run = shape(text[:n], font, size)
+        if run.width > max_width + _PAST_PX:
+            return run
+        n *= 2
+    return shape(text, font, size)
+
+
 def ellipsize(
     text: str, font: FontKey | str, size: int, max_width: int, ellipsis: str = ELLIPSIS
 ) -> str:
@@ -44,23 +62,34 @@ def ellipsize(
     Trailing spaces of the kept prefix are dropped before the ellipsis. If not even
     the ellipsis fits, the result is the empty string: the result always fits.
     """
-    if measure(text, font, size) <= max_width:
+    run = _run_past(text, font, size, max_width)
+    if run.text == text and run.width <= max_width:
         return text
-    if measure(ellipsis, font, size) > max_width:
+    room = max_width * 64 - shape(ellipsis, font, size).advance
+    if room < 0:
         return ""
     units = break_units(text)
 
     def candidate(k: int) -> str:
         return "".join(units[:k]).rstrip(" ") + ellipsis
 
-    lo, hi = 0, len(units)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if measure(candidate(mid), font, size) <= max_width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return candidate(lo)
+    def fits(k: int) -> bool:
+        return measure(candidate(k), font, size) <= max_width
+
+    # Start where the whole text's own carets say the room ends, then walk to the longest
+    # prefix that fits, measuring each candidate as it will be drawn: one or two measures
+    # of short strings where bisection measured half the text, then a quarter...
+    k, chars = 0, 0
+    for unit in units:
+        if chars + len(unit) >= len(run.carets) or run.carets[chars + len(unit)] > room:
+            break
+        chars += len(unit)
+        k += 1
+    while k > 0 and not fits(k):
+        k -= 1
+    while k < len(units) and fits(k + 1):
+        k += 1
+    return candidate(k)
 
 
 def _break_word(word: str, font: FontKey | str, size: int, max_width: int) -> list[str]:

@@ -67,3 +67,43 @@ def test_ellipsize_cases():
     short = ellipsize(text, "sans", 14, 120)
     assert short.endswith(ELLIPSIS) and measure(short, "sans", 14) <= 120
     assert ellipsize(text, "sans", 14, 1) == ""
+
+
+def _ellipsize_by_bisection(text, font, size, max_width):
+    """The longest fitting prefix found by measuring halves, as ``ellipsize`` did before it
+    began from the text's own carets and shaped long texts only as far as the box."""
+    if measure(text, font, size) <= max_width:
+        return text
+    if measure(ELLIPSIS, font, size) > max_width:
+        return ""
+    units = break_units(text)
+
+    def candidate(k):
+        return "".join(units[:k]).rstrip(" ") + ELLIPSIS
+
+    lo, hi = 0, len(units)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(candidate(mid), font, size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return candidate(lo)
+
+
+LONG_TEXTS = st.lists(ALPHABET, min_size=20, max_size=300).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(TEXTS, LONG_TEXTS).filter(lambda t: "\n" not in t), font=FONTS, size=SIZES, max_width=WIDTHS)
+def test_ellipsize_keeps_the_longest_prefix_bisection_finds(text, font, size, max_width):
+    assert ellipsize(text, font, size, max_width) == _ellipsize_by_bisection(text, font, size, max_width)
+
+
+def test_a_long_title_in_a_short_box_keeps_as_much_as_fits():
+    title = "New note" + "a" * 1000
+    out = ellipsize(title, "sans-bold", 14, 240)
+    assert out.endswith(ELLIPSIS) and measure(out, "sans-bold", 14) <= 240
+    longer = "".join(break_units(title)[: len(break_units(out[:-1])) + 1]) + ELLIPSIS
+    assert measure(longer, "sans-bold", 14) > 240
+    assert ellipsize(title, "sans-bold", 14, 100_000) == title  # a box it fits: shaped whole
