@@ -43,9 +43,10 @@ _PAST_PX = 32
 
 def _run_past(text: str, font: FontKey | str, size: int, max_width: int) -> ShapedRun:
     """``text`` shaped whole, or a prefix of it already wider than ``max_width`` by
-    ``_PAST_PX``: a long title cut to a short box is not shaped to its end (prefixes double
-    from 32 characters, so at most twice what the box needs is shaped)."""
-    n = 32
+    ``_PAST_PX``: a long title cut to a short box is not shaped to its end. The first
+    prefix is as many characters as a third of an em each would take to pass the box (text
+    that fits a box is shaped once, whole); then prefixes double."""
+    n = max(16, 3 * (max_width + _PAST_PX) // max(1, size))
     while n < len(text):
         run = shape(text[:n], font, size)
         if run.width > max_width + _PAST_PX:
