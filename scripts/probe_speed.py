@@ -3,6 +3,11 @@
     python scripts/probe_speed.py gc-share       # an easy env's steps: garbage collection's share, the tracked heap
     python scripts/probe_speed.py learn-split    # a masked attention training cycle: env, policy in the rollout, update
     python scripts/probe_speed.py ray-payload    # a Ray actor's batch-step reply: pickling it and reading it back
+    python scripts/probe_speed.py notes-keystroke  # Notes: a keystroke then scene(1280, 800), as the native benchmark
+    python scripts/probe_speed.py web-reset-split  # a click-button web task's reset, phase by phase
+
+To compare two versions of the code, run a probe in a checkout of each, alternately, a few
+times each (fresh processes); a single pair is within the noise.
 
 Each prints one line. They are probes, not benchmarks (``python -m benchmarks`` has those):
 one process, one pass, so a number moves by 10-20% from run to run on a shared machine.
@@ -121,7 +126,63 @@ def ray_payload(steps: int = 200) -> str:
             f"{ms['dumps']:.2f} ms, read back in {ms['loads']:.2f} ms")
 
 
-PROBES = {"gc-share": gc_share, "learn-split": learn_split, "ray-payload": ray_payload}
+def notes_keystroke(calls: int = 100) -> str:
+    """The native benchmark's Notes row, ours only: type ``a`` into a new note, then compose."""
+    from benchmarks.bench_native import M, _opened
+    from cwgym import World
+    from cwgym.resources import load_world
+
+    definition = load_world("ubuntu-apps")
+    _, env = _opened(lambda: World(definition, 7), "notes")
+    key = [{"family": "keyboard.v1", "op": "type", "machine": M, "payload": {"text": "a"}}]
+    for _ in range(3):
+        env.step(key), env.scene(1280, 800)
+    times = []
+    for _ in range(calls):
+        begin = time.perf_counter()
+        env.step(key), env.scene(1280, 800)
+        times.append(time.perf_counter() - begin)
+    return f"Notes: keystroke then scene(1280, 800) p50 {sorted(times)[calls // 2] * 1e3:.3f} ms over {calls} calls"
+
+
+def web_reset_split(resets: int = 600) -> str:
+    """``Episode.reset`` of ``cwgym/web-click-button-v0``, its phases timed one by one."""
+    from benchmarks.bench_webtasks import _config
+    from cwgym.rl import episode as ep
+    from cwgym.rl.env import ComputerEnv
+
+    env = ComputerEnv(**_config("cwgym/web-click-button-v0"))
+    env.reset(seed=0)
+    e = env.episode
+    phases: dict[str, list[float]] = {}
+
+    def timed(name: str, fn, *args, **kwargs):
+        begin = time.perf_counter()
+        out = fn(*args, **kwargs)
+        phases.setdefault(name, []).append(time.perf_counter() - begin)
+        return out
+
+    for seed in range(1, resets + 1):  # Episode.reset, phase by phase
+        world = e.world
+        timed("restore", world.restore, e.blueprint.template)
+        e.instance = timed("stage", ep.stage, world, e.blueprint.procedure, seed)
+        e.actor = timed("login and autostart", world.environment, e.blueprint.grant)
+        e.seed, e.steps, e.pointer_held, e.effect_state, e._machine = seed, 0, False, None, None
+        e.channels = timed("first observation", e.actor.observe)["channels"]
+        e._peeked, e._mask = False, None
+        if e.blueprint.actions.needs_vocabulary:
+            e.ctx.vocabulary = ep.typing_vocabulary(e.instance.instruction, e.config.vocabulary, e.config.characters)
+        e.words = frozenset(ep.tokens(e.instance.instruction))
+        e.verification = timed("verify", e._verify, fresh=True)
+        e.reward.start(e.verification, world, e.instance, e.blueprint.machine)
+        timed("look", e._look)
+        timed("info and mask", e._info, {"status": "reset"}, [])
+    split = ", ".join(f"{name} {sorted(v[100:])[len(v[100:]) // 2] * 1e3:.3f}" for name, v in phases.items())
+    return f"click-button reset, p50 ms of each phase over {resets - 100} resets: {split}"
+
+
+PROBES = {"gc-share": gc_share, "learn-split": learn_split, "ray-payload": ray_payload,
+          "notes-keystroke": notes_keystroke, "web-reset-split": web_reset_split}
 
 
 def main() -> None:
