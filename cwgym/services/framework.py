@@ -381,6 +381,10 @@ class WebService(ServiceKind):
     @staticmethod
     def _users(value: Any, where: str) -> dict[str, dict]:
         if isinstance(value, dict):  # a state already built (a snapshot being loaded)
+            for name, account in value.items():
+                if not isinstance(account, dict):
+                    raise ValueError(f"{where}.{name}: an account object {{password, display, email}}, "
+                                     f"got {type(account).__name__}")
             value = [{"name": n, **u} for n, u in value.items()]
         users: dict[str, dict] = {}
         for i, user in enumerate(value):

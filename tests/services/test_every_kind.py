@@ -69,7 +69,7 @@ def test_unknown_pages_wrong_methods_and_bad_bodies_get_answers(kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("bad", [[], "text", 7, {"no_such_field_anywhere": 1}])
+@pytest.mark.parametrize("bad", [[], "text", 7, {"no_such_field_anywhere": 1}, {"users": {"ada": 1}}])
 def test_a_malformed_initial_state_is_refused_naming_its_path(kind, bad):
     with pytest.raises((DefinitionError, ValueError), match=r"services\[1\]\.initial_state"):
         world_with(kind, bad)
