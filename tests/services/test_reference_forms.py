@@ -16,6 +16,7 @@ import pytest
 
 from cwgym import World
 from cwgym.services.reference_form import in_reference_form, reference_kinds
+from tests.services.every_place import places, sweep
 from tests.services.test_every_kind import get, world_with
 
 FORMS = json.loads((pathlib.Path(__file__).parent / "data" / "reference_forms.json").read_text())
@@ -267,37 +268,9 @@ def test_a_git_history_keeps_its_commits_branches_and_merges():
         world_with("git", looped)
 
 
-def _paths(value, path=()):
-    yield path
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, (*path, index))
-
-
-_GONE = object()
-#: what each place of a sample is replaced with: every JSON type, and nothing at all
-_MUTATIONS = (5, -1, "x", True, None, [], ["x"], {}, {"k": 1}, _GONE)
-
-
 @pytest.mark.parametrize("kind", sorted(FORMS))
 def test_any_value_in_any_place_loads_or_is_refused_with_a_valueerror(kind):
     """Every place of the sample (a field, an item, a record) holding each JSON type in
     turn, or taken out: the world builds, or its refusal is a ValueError naming the path,
     never a TypeError or KeyError from deep inside."""
-    for path in list(_paths(FORMS[kind]))[1:]:
-        for value in _MUTATIONS:
-            state = copy.deepcopy(FORMS[kind])
-            place = state
-            for step in path[:-1]:
-                place = place[step]
-            if value is _GONE:
-                del place[path[-1]]
-            else:
-                place[path[-1]] = copy.deepcopy(value)
-            try:
-                world_with(kind, state)
-            except ValueError as exc:
-                assert "$.services[1].initial_state" in str(exc), (path, value, str(exc))
+    sweep(kind, FORMS[kind], list(places(FORMS[kind]))[1:])
