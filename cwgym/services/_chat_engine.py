@@ -313,14 +313,13 @@ class ChatEngine(WebService):
         for name, who in value.items():
             if not REACTION.match(name):
                 raise ValueError(f"{where}.{name}: a reaction is an emoji's short name (a-z, 0-9, '_', '+', '-')")
-            if not isinstance(who, list) or not who:
+            ChatEngine._members(who, f"{where}.{name}", users)
+            if not who:
                 raise ValueError(f"{where}.{name}: a non-empty list of users")
             for i, user in enumerate(who):
-                if user not in users:
-                    raise ValueError(f"{where}.{name}[{i}]: {user!r} is not a user")
                 if user in who[:i]:
                     raise ValueError(f"{where}.{name}[{i}]: {user!r} reacted once already")
-            out[name] = list(who)
+            out[name] = list(who)  # in the order they reacted, which _members does not keep
         return out
 
     @staticmethod
