@@ -14,7 +14,7 @@ Opacity does not change this, except that a node painted at opacity 0 never hide
 under it (an invisible interactive node still takes clicks, like a CSS ``opacity: 0``
 element).
 
-The index buckets nodes into 64-pixel tiles, topmost first, so a query looks only at the
+The index buckets nodes into 128-pixel tiles, topmost first, so a query looks only at the
 nodes whose visible bounds touch the point's tile. Nodes are measured in parts
 (:class:`HitPart`): a scene composed of cached pieces (the compositor's chunks) keeps one
 part per piece, measured once, and its index stacks the parts. A tile's bucket is cut when
@@ -33,8 +33,11 @@ from cwgym.scene.primitives import is_opaque
 
 __all__ = ["GRID", "Hit", "HitIndex", "HitPart"]
 
-_SHIFT = 6  # 64-pixel tiles
+_SHIFT = 7  # 128-pixel tiles: a window's large rectangles land in few buckets
 _TILE = 1 << _SHIFT
+#: :meth:`HitIndex._uncovered` subtracts blockers in 64-pixel cells, whatever the tiles: the
+#: order of subtraction shapes the pieces, and so the click points found from them.
+_CELL_SHIFT = 6
 
 _NONE: tuple = ()  # the bucket of a tile nothing covers
 _LAZY_TILES = 8  # tiles a part cuts from its records before it buckets them all
@@ -481,8 +484,8 @@ class HitIndex:
 
         Only blockers whose area is exactly their rectangle (no rotation, no rounded clip)
         are removed, so the result may be larger than the truly clickable area but never
-        smaller. Blockers are taken tile by tile, topmost first (a blocker spanning
-        several tiles is removed again harmlessly); subtracting stops past 256 pieces,
+        smaller. Blockers are taken cell by cell (64 pixels), topmost first (a blocker
+        spanning several cells is removed again harmlessly); subtracting stops past 256 pieces,
         which is still a safe over-estimate.
         """
         target = rec.interaction
@@ -490,15 +493,18 @@ class HitIndex:
         if self._covered_whole(rec):
             return []
         pieces = [Rect(rec.x0, rec.y0, rec.x1 - rec.x0, rec.y1 - rec.y0)]
-        for ty in range(rec.y0 >> _SHIFT, ((rec.y1 - 1) >> _SHIFT) + 1):
-            for tx in range(rec.x0 >> _SHIFT, ((rec.x1 - 1) >> _SHIFT) + 1):
-                for r in self._bucket(ty * cols + tx):
+        down = _SHIFT - _CELL_SHIFT
+        for cy in range(rec.y0 >> _CELL_SHIFT, ((rec.y1 - 1) >> _CELL_SHIFT) + 1):
+            top, bottom = cy << _CELL_SHIFT, (cy + 1) << _CELL_SHIFT
+            for cx in range(rec.x0 >> _CELL_SHIFT, ((rec.x1 - 1) >> _CELL_SHIFT) + 1):
+                left, right = cx << _CELL_SHIFT, (cx + 1) << _CELL_SHIFT
+                for r in self._bucket((cy >> down) * cols + (cx >> down)):
                     if r is rec:  # the bucket is topmost first: the rest paint below the node
                         break
                     if not r.fast or not (
                         r.opaque
                         or (r.interaction is not None and (r.interaction != target or r.disabled))
-                    ):
+                    ) or not (r.x0 < right and left < r.x1 and r.y0 < bottom and top < r.y1):
                         continue
                     x0, y0, x1, y1 = r.x0, r.y0, r.x1, r.y1
                     nxt: list[Rect] = []
