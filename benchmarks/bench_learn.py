@@ -2,8 +2,9 @@
 
 Each learner trains on ``cwgym/easy-new-folder-v1`` with 8 worlds of cwgym's vector env, one
 torch thread and ``cwgym train``'s PPO settings (256 steps per env per update, minibatches
-of 64, ``target_kl`` 0.03), each in a fresh process; a timed call is one rollout-and-update
-cycle of 2,048 steps after a warm-up cycle. The masked agents' steps cost more than plain
+of 64, ``target_kl`` 0.03; what was built before learning frozen out of the garbage
+collector's walks, as ``cwgym train`` does), each in a fresh process; a timed call is one
+rollout-and-update cycle of 2,048 steps after a warm-up cycle. The masked agents' steps cost more than plain
 PPO's partly because of the env: a masked policy clicks controls that exist and so opens
 windows, where an untrained unmasked one mostly clicks empty rows, which the env refuses
 without sending anything. ``masked attention / plain PPO`` is the issue's measure; ``masked
@@ -24,6 +25,7 @@ LEARNERS = ("plain PPO, SB3 MLP", "MaskablePPO, SB3 MLP", "MaskablePPO, element 
 
 def cycle_timings(learner: str, cycles: int) -> list[float]:
     """Milliseconds per ``CYCLE``-step training cycle of ``learner`` (run isolated)."""
+    import gc
     import time
 
     import gymnasium as gym
@@ -42,6 +44,8 @@ def cycle_timings(learner: str, cycles: int) -> list[float]:
     cls = PPO if learner.startswith("plain") else MaskablePPO
     kwargs = {"policy_kwargs": attention_policy_kwargs()} if "attention" in learner else {}
     model = cls("MultiInputPolicy", envs, n_steps=256, batch_size=64, target_kl=0.03, seed=0, device="cpu", **kwargs)
+    gc.collect()
+    gc.freeze()  # as ``cwgym train`` does before learning
     model.learn(CYCLE)  # warm-up
     out = []
     for _ in range(cycles):

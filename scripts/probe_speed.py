@@ -73,6 +73,8 @@ def learn_split(cycles: int = 3) -> str:
     envs.seed(0)
     model = MaskablePPO("MultiInputPolicy", envs, n_steps=256, batch_size=64, target_kl=0.03, seed=0, device="cpu",
                         policy_kwargs=attention_policy_kwargs())
+    gc.collect()
+    gc.freeze()  # as cwgym train and the learn benchmark do
     spent: Counter = Counter()
 
     def timed(name: str, fn):

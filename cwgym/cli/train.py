@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import inspect
 import json
 import os
@@ -467,7 +468,15 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     except SystemExit:
         envs.close()
         raise
-    model.learn(args.steps, callback=callbacks)
+    # Everything built so far (torch, the model, the envs' templates) lives until the end:
+    # frozen out of the collector's reach, full collections stop walking it again and
+    # again; given back once training ends (an in-process caller keeps no frozen garbage).
+    gc.collect()
+    gc.freeze()
+    try:
+        model.learn(args.steps, callback=callbacks)
+    finally:
+        gc.unfreeze()
     wall = time.perf_counter() - started
     model.save(out / "model.zip")
     envs.close()
