@@ -168,3 +168,35 @@ def test_reaching_over_parts_answers_as_one_index_does():
             assert HitIndex.from_parts(parts[-1:], 240, 240).reaching(wanted) == top, seed
         compared += len(whole)
     assert compared > 1000
+
+
+def _answers(scene: Scene) -> tuple:
+    """Everything the hit index answers about ``scene``, from a fresh index."""
+    scene._hits = None
+    index = scene._index()
+    nodes = scene.painted()
+    points = [(x, y) for x in range(0, 240, 7) for y in range(0, 240, 11)]
+    return (
+        [scene.reachable_point(n.id) for n in nodes],
+        [scene.reaches(n.id) for n in nodes],
+        [index._uncovered(index._by_id[n.id]) if n.id in index._by_id else None for n in nodes],
+        scene.reaching({"a", "b", "c", *(f"c{k}" for k in range(24))}),
+        [scene.hit_test(x, y) for x, y in points],
+        [scene.hit_stack(x, y) for x, y in points],
+    )
+
+
+def test_the_tile_size_changes_no_answer(monkeypatch):
+    """Tiles only say where to look: 64-, 128- and 256-pixel tiles give the same points,
+    pieces and hits (the pieces are cut in 64-pixel cells whatever the tiles, so the click
+    points an earlier index found are kept)."""
+    import cwgym.scene.hit as hit
+
+    for seed in range(150):
+        scene = _windows_scene(seed)
+        expected = _answers(scene)
+        for shift in (6, 8):
+            monkeypatch.setattr(hit, "_SHIFT", shift)
+            monkeypatch.setattr(hit, "_TILE", 1 << shift)
+            assert _answers(scene) == expected, (seed, shift)
+            monkeypatch.undo()
