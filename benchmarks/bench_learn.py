@@ -2,8 +2,8 @@
 
 Each learner trains on ``cwgym/easy-new-folder-v1`` with 8 worlds of cwgym's vector env, one
 torch thread and ``cwgym train``'s PPO settings (256 steps per env per update, minibatches
-of 64, ``target_kl`` 0.03; what was built before learning frozen out of the garbage
-collector's walks, as ``cwgym train`` does), each in a fresh process; a timed call is one
+of 64, ``target_kl`` 0.03; the garbage collector set as ``cwgym train`` sets it, see
+:mod:`cwgym.rl.collector`), each in a fresh process; a timed call is one
 rollout-and-update cycle of 2,048 steps after a warm-up cycle. The masked agents' steps cost more than plain
 PPO's partly because of the env: a masked policy clicks controls that exist and so opens
 windows, where an untrained unmasked one mostly clicks empty rows, which the env refuses
@@ -25,7 +25,6 @@ LEARNERS = ("plain PPO, SB3 MLP", "MaskablePPO, SB3 MLP", "MaskablePPO, element 
 
 def cycle_timings(learner: str, cycles: int) -> list[float]:
     """Milliseconds per ``CYCLE``-step training cycle of ``learner`` (run isolated)."""
-    import gc
     import time
 
     import gymnasium as gym
@@ -35,6 +34,7 @@ def cycle_timings(learner: str, cycles: int) -> list[float]:
 
     import cwgym.rl  # noqa: F401  (registers the envs)
     from cwgym.rl.attention import attention_policy_kwargs
+    from cwgym.rl.collector import training_collector
     from cwgym.rl.sb3 import Sb3VecEnv
 
     torch.set_num_threads(1)
@@ -44,14 +44,13 @@ def cycle_timings(learner: str, cycles: int) -> list[float]:
     cls = PPO if learner.startswith("plain") else MaskablePPO
     kwargs = {"policy_kwargs": attention_policy_kwargs()} if "attention" in learner else {}
     model = cls("MultiInputPolicy", envs, n_steps=256, batch_size=64, target_kl=0.03, seed=0, device="cpu", **kwargs)
-    gc.collect()
-    gc.freeze()  # as ``cwgym train`` does before learning
-    model.learn(CYCLE)  # warm-up
-    out = []
-    for _ in range(cycles):
-        start = time.perf_counter()
-        model.learn(CYCLE, reset_num_timesteps=False)
-        out.append((time.perf_counter() - start) * 1000)
+    with training_collector():  # as ``cwgym train`` does
+        model.learn(CYCLE)  # warm-up
+        out = []
+        for _ in range(cycles):
+            start = time.perf_counter()
+            model.learn(CYCLE, reset_num_timesteps=False)
+            out.append((time.perf_counter() - start) * 1000)
     envs.close()
     return out
 

@@ -65,6 +65,7 @@ def learn_split(cycles: int = 3) -> str:
     import cwgym.rl  # noqa: F401  (registers the envs)
     from benchmarks.bench_learn import CYCLE, ENV
     from cwgym.rl.attention import attention_policy_kwargs
+    from cwgym.rl.collector import training_collector
     from cwgym.rl.sb3 import Sb3VecEnv
 
     torch.set_num_threads(1)
@@ -73,8 +74,6 @@ def learn_split(cycles: int = 3) -> str:
     envs.seed(0)
     model = MaskablePPO("MultiInputPolicy", envs, n_steps=256, batch_size=64, target_kl=0.03, seed=0, device="cpu",
                         policy_kwargs=attention_policy_kwargs())
-    gc.collect()
-    gc.freeze()  # as cwgym train and the learn benchmark do
     spent: Counter = Counter()
 
     def timed(name: str, fn):
@@ -86,19 +85,28 @@ def learn_split(cycles: int = 3) -> str:
                 spent[name] += time.perf_counter() - begin
         return run
 
+    def collecting(phase: str, info: dict) -> None:
+        if phase == "start":
+            spent["collection started"] = time.perf_counter()
+        else:
+            spent["collector"] += time.perf_counter() - spent["collection started"]
+
     model.collect_rollouts = timed("rollout", model.collect_rollouts)
     model.train = timed("update", model.train)
     envs.step_wait = timed("env", envs.step_wait)
-    model.learn(CYCLE)  # warm-up
-    spent.clear()
-    begin = time.perf_counter()
-    for _ in range(cycles):
-        model.learn(CYCLE, reset_num_timesteps=False)
-    total = (time.perf_counter() - begin) / cycles
-    env, rollout, update = (spent[k] / cycles for k in ("env", "rollout", "update"))
+    with training_collector():  # as cwgym train and the learn benchmark set it
+        model.learn(CYCLE)  # warm-up
+        spent.clear()
+        gc.callbacks.append(collecting)
+        begin = time.perf_counter()
+        for _ in range(cycles):
+            model.learn(CYCLE, reset_num_timesteps=False)
+        total = (time.perf_counter() - begin) / cycles
+        gc.callbacks.remove(collecting)
+    env, rollout, update, collector = (spent[k] / cycles for k in ("env", "rollout", "update", "collector"))
     envs.close()
     return (f"{total:.2f} s per {CYCLE}-step cycle: env {env:.2f} s, the policy in the rollout "
-            f"{rollout - env:.2f} s, update {update:.2f} s")
+            f"{rollout - env:.2f} s, update {update:.2f} s; of the cycle, garbage collection {collector:.2f} s")
 
 
 def ray_payload(steps: int = 200) -> str:

@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import gc
 import inspect
 import json
 import os
@@ -423,6 +422,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
 
     import cwgym.rl  # noqa: F401
+    from cwgym.rl.collector import training_collector
 
     _check_options(args)
     params = algo_params(args.param)
@@ -468,15 +468,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     except SystemExit:
         envs.close()
         raise
-    # Everything built so far (torch, the model, the envs' templates) lives until the end:
-    # frozen out of the collector's reach, full collections stop walking it again and
-    # again; given back once training ends (an in-process caller keeps no frozen garbage).
-    gc.collect()
-    gc.freeze()
-    try:
+    with training_collector():  # the setup out of the collector's walks (cwgym.rl.collector)
         model.learn(args.steps, callback=callbacks)
-    finally:
-        gc.unfreeze()
     wall = time.perf_counter() - started
     model.save(out / "model.zip")
     envs.close()

@@ -1,0 +1,49 @@
+"""cwgym.rl.collector: the collector's setting while training, given back on leaving."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from cwgym.rl.collector import YOUNG_THRESHOLD, training_collector
+
+
+def test_the_setup_is_frozen_and_the_young_threshold_raised_inside_the_block():
+    before = gc.get_threshold()
+    built = [object() for _ in range(3)]  # noqa: F841  (exists before the block)
+    with training_collector():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_everything_is_given_back_when_the_block_raises():
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError, match="inside"):
+        with training_collector(5_000):
+            assert gc.get_threshold()[0] == 5_000
+            raise RuntimeError("inside")
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_cycle_made_inside_the_block_is_still_collected():
+    class Loop:
+        pass
+
+    with training_collector():
+        loop = Loop()
+        loop.me = loop
+        del loop
+        assert gc.collect() > 0
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "700", True, None])
+def test_a_threshold_that_is_not_a_positive_integer_is_refused(bad):
+    before = gc.get_threshold()
+    with pytest.raises(ValueError, match="young_threshold must be a positive integer"):
+        with training_collector(bad):
+            pass
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
