@@ -1,4 +1,5 @@
-"""Python's garbage collector during training: what ``cwgym train`` sets, and why.
+"""Python's garbage collector where cwgym sets it: while training, and while a vector env
+reads its workers' replies.
 
 A training process holds hundreds of thousands of long-lived objects (torch, the model, the
 envs' templates) and allocates thousands of short-lived containers a step (element rows,
@@ -10,6 +11,9 @@ newest entries among them), and every so often a full collection walks everythin
 walks (``gc.freeze()``) and lets the young generation grow to :data:`YOUNG_THRESHOLD`
 before it is collected, then gives both back. Nothing is freed later than reference
 counting frees it; only cycles wait longer.
+
+:func:`collector_paused` is for reading a worker's reply: unpickling it makes thousands of
+new dicts and lists (a tree, no cycles), and every 700 of them would start a collection.
 
     from cwgym.rl.collector import training_collector
 
@@ -23,7 +27,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["YOUNG_THRESHOLD", "training_collector"]
+__all__ = ["YOUNG_THRESHOLD", "collector_paused", "training_collector"]
 
 #: Net allocations of tracked objects between young-generation collections while training
 #: (the interpreter's default is 700).
@@ -50,3 +54,16 @@ def training_collector(young_threshold: int = YOUNG_THRESHOLD) -> Iterator[None]
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No collections within the block (the collector is left as it was found on leaving):
+    for reading a reply that is a tree of new containers, which holds no cycle to find."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

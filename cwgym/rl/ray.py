@@ -50,6 +50,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess witho
 from cwgym.procedures.library import add_procedure, procedure_path
 from cwgym.rl.batch import METADATA, Batch, BatchedVectorEnv, reset_arguments
 from cwgym.rl.blueprint import Blueprint
+from cwgym.rl.collector import collector_paused
 from cwgym.rl.config import task_config
 
 __all__ = ["RayVectorEnv"]
@@ -69,7 +70,8 @@ def _packed(value: Any) -> bytes:
 def _unpacked(reply: tuple) -> tuple:
     """An actor's ``(boxes, packed, checkpoint)`` reply with the pickle read."""
     boxes, packed, checkpoint = reply
-    return boxes, pickle.loads(packed), checkpoint
+    with collector_paused():
+        return boxes, pickle.loads(packed), checkpoint
 
 
 class WorldsActor:

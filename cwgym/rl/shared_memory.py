@@ -21,6 +21,7 @@ from gymnasium.vector.utils import batch_space, create_empty_array, iterate
 
 from cwgym.rl.batch import METADATA, Batch, BatchedVectorEnv, reset_arguments
 from cwgym.rl.blueprint import Blueprint
+from cwgym.rl.collector import collector_paused
 from cwgym.rl.config import task_config
 
 __all__ = ["SharedMemoryVectorEnv"]
@@ -146,7 +147,8 @@ class SharedMemoryVectorEnv(BatchedVectorEnv):
     def _gather(self) -> list[Any]:
         results, errors = [], []
         for pipe in self._pipes:
-            status, value = pipe.recv()
+            with collector_paused():
+                status, value = pipe.recv()
             if status == "error":
                 errors.append(value)
             results.append(value)

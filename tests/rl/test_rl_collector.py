@@ -47,3 +47,23 @@ def test_a_threshold_that_is_not_a_positive_integer_is_refused(bad):
         with training_collector(bad):
             pass
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_no_collection_runs_while_paused_and_the_collector_is_left_as_found():
+    from cwgym.rl.collector import collector_paused
+
+    ran = []
+    gc.callbacks.append(lambda phase, info: ran.append(phase))
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+            kept = [[[] for _ in range(3)] for _ in range(5_000)]  # far past a young collection's threshold
+            assert ran == [] and len(kept) == 5_000
+        assert gc.isenabled()
+        gc.disable()
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller's disabled collector stays disabled
+    finally:
+        gc.enable()
+        gc.callbacks.pop()
