@@ -35,12 +35,9 @@ map of the focused field's caret, added to every row). For pointer-grid interfac
 Cost: rows after the last present one (in every sample) and tokens after the last
 non-padding one are cut off before attention, and a training minibatch attends in groups
 of :data:`GROUP` samples of similar table lengths, so a batch of short tables does not pay
-for the longest. Still, a minibatch update (64 samples) costs about 20 ms on one thread
-against 3-5 ms for SB3's MLP. Measured on ``cwgym/easy-new-folder-v1`` (8 envs, 10240
-steps, one torch thread, ``cwgym train``'s PPO settings, steps per second): PPO 801 with
-the MLP, 706 with this extractor; MaskablePPO 264 and 231 (a masked policy clicks controls
-that exist, which opens windows: its env steps cost more). With every epoch of every update
-run (no ``target_kl``): PPO 743 and 226, MaskablePPO 311 and 132.
+for the longest. A minibatch update costs more than with SB3's MLP; in training
+the env's steps cost more than the policy (``python -m benchmarks learn`` times MaskablePPO
+with this extractor, with SB3's MLP and plain PPO; ``docs/baselines.md`` has the figures).
 
 torch and stable-baselines3 are the optional ``train`` extra: nothing that ``import cwgym``
 imports may import this module.
