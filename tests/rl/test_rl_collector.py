@@ -21,10 +21,9 @@ def test_the_setup_is_frozen_and_the_young_threshold_raised_inside_the_block():
 
 def test_everything_is_given_back_when_the_block_raises():
     before = gc.get_threshold()
-    with pytest.raises(RuntimeError, match="inside"):
-        with training_collector(5_000):
-            assert gc.get_threshold()[0] == 5_000
-            raise RuntimeError("inside")
+    with pytest.raises(RuntimeError, match="inside"), training_collector(5_000):
+        assert gc.get_threshold()[0] == 5_000
+        raise RuntimeError("inside")
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
@@ -43,9 +42,8 @@ def test_a_cycle_made_inside_the_block_is_still_collected():
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "700", True, None])
 def test_a_threshold_that_is_not_a_positive_integer_is_refused(bad):
     before = gc.get_threshold()
-    with pytest.raises(ValueError, match="young_threshold must be a positive integer"):
-        with training_collector(bad):
-            pass
+    with pytest.raises(ValueError, match="young_threshold must be a positive integer"), training_collector(bad):
+        pass
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
