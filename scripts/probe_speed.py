@@ -85,11 +85,13 @@ def learn_split(cycles: int = 3) -> str:
                 spent[name] += time.perf_counter() - begin
         return run
 
+    started = [0.0]
+
     def collecting(phase: str, info: dict) -> None:
         if phase == "start":
-            spent["collection started"] = time.perf_counter()
+            started[0] = time.perf_counter()
         else:
-            spent["collector"] += time.perf_counter() - spent["collection started"]
+            spent["collector"] += time.perf_counter() - started[0]
 
     model.collect_rollouts = timed("rollout", model.collect_rollouts)
     model.train = timed("update", model.train)
