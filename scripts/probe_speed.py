@@ -111,31 +111,44 @@ def learn_split(cycles: int = 3) -> str:
             f"{rollout - env:.2f} s, update {update:.2f} s; of the cycle, garbage collection {collector:.2f} s")
 
 
-def ray_payload(steps: int = 200) -> str:
-    """A Ray actor's slice of the scale benchmark (8 worlds, semantic), stepped in this process."""
+def ray_payload(steps: int = 300) -> str:
+    """A Ray actor's slice of the scale benchmark (8 worlds, semantic, its valid actions),
+    stepped in this process; its reply made and read as the env does (rows as changes),
+    beside the reply with whole rows."""
     import benchmarks.bench_scale as scale
+    from cwgym.rl.collector import collector_paused
     from cwgym.rl.ray import WorldsActor
+    from cwgym.rl.row_changes import RowsReceiver
 
     procedure, kwargs = scale._config("semantic")
     actor = WorldsActor({**kwargs, "procedure": procedure}, 8)
     gc.unfreeze()
     actor.batch.reset(list(range(8)), None, None)
+    receiver = RowsReceiver(8)
+    actions = scale._actions(8)
     spent: Counter = Counter()
-    packed = b""
-    for _ in range(steps):
-        actions = [actor.blueprint.actions.space.sample() for _ in range(8)]
+    size: Counter = Counter()
+
+    def timed(name: str, fn, *args):
         begin = time.perf_counter()
-        result = actor.batch.step(actions)
-        stepped = time.perf_counter()
-        packed = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-        dumped = time.perf_counter()
-        pickle.loads(packed)
-        spent["step"] += stepped - begin
-        spent["dumps"] += dumped - stepped
-        spent["loads"] += time.perf_counter() - dumped
+        out = fn(*args)
+        spent[name] += time.perf_counter() - begin
+        return out
+
+    for k in range(steps):
+        *result, infos = timed("step", actor.batch.step, actions[k % len(actions)])
+        whole = timed("whole dumps", pickle.dumps, (*result, infos), pickle.HIGHEST_PROTOCOL)
+        packed = timed("dumps", lambda result=result, infos=infos: pickle.dumps((*result, actor.sender.pack(infos)),
+                                                                                pickle.HIGHEST_PROTOCOL))
+        with collector_paused():  # as the env reads a reply
+            timed("whole loads", pickle.loads, whole)
+            timed("loads", lambda packed=packed: receiver.unpack(pickle.loads(packed)[-1]))
+        size["whole"] += len(whole)
+        size["packed"] += len(packed)
     ms = {k: v / steps * 1e3 for k, v in spent.items()}
-    return (f"batch step of 8 worlds {ms['step']:.2f} ms; its reply ({len(packed):,} bytes) pickled in "
-            f"{ms['dumps']:.2f} ms, read back in {ms['loads']:.2f} ms")
+    return (f"batch step of 8 worlds {ms['step']:.2f} ms; its reply {size['packed'] // steps:,} bytes, made in "
+            f"{ms['dumps']:.2f} ms and read back in {ms['loads']:.2f} ms (with whole element rows: "
+            f"{size['whole'] // steps:,} bytes, {ms['whole dumps']:.2f} ms and {ms['whole loads']:.2f} ms)")
 
 
 def notes_keystroke(calls: int = 100) -> str:
