@@ -29,8 +29,11 @@ sys.path.insert(0, str(ROOT))
 
 
 def gc_share(steps: int = 6000) -> str:
-    """The easy semantic env under random element clicks (the ``rl`` benchmark's stepper)."""
+    """The easy semantic env under random element clicks (the ``rl`` benchmark's stepper):
+    the collector's share of it with Python's defaults, then the rate with the defaults and
+    inside ``training_collector()`` in turns."""
     from benchmarks.bench_rl import EASY, INTERFACES, OBS_MODES, _config, _stepper
+    from cwgym.rl.collector import training_collector
     from cwgym.rl.env import ComputerEnv
 
     kwargs = _config(EASY, **OBS_MODES["semantic"], **INTERFACES["click-element+keys+type-token"])
@@ -53,7 +56,21 @@ def gc_share(steps: int = 6000) -> str:
     total = time.perf_counter() - begin
     gc.callbacks.remove(clock)
     shares = ", ".join(f"generation {g} {spent[g] / total:.1%}" for g in sorted(spent))
-    return f"{steps / total:.0f} steps/s; collections: {shares}; {len(gc.get_objects()):,} tracked objects"
+    rates: dict[str, list[float]] = {"defaults": [], "training_collector()": []}
+    for _ in range(3):
+        for name in rates:
+            begin = time.perf_counter()
+            if name == "defaults":
+                for _ in range(steps // 3):
+                    call()
+            else:
+                with training_collector():
+                    for _ in range(steps // 3):
+                        call()
+            rates[name].append(steps // 3 / (time.perf_counter() - begin))
+    turns = "; ".join(f"{name} {sum(r) / len(r):.0f} steps/s" for name, r in rates.items())
+    return (f"{steps / total:.0f} steps/s; collections: {shares}; {len(gc.get_objects()):,} tracked objects. "
+            f"In turns: {turns}")
 
 
 def learn_split(cycles: int = 3) -> str:
