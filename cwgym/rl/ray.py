@@ -7,8 +7,7 @@ workers. Each actor (one CPU) builds the configuration's template world once and
 slice as a :class:`~cwgym.rl.batch.Batch` over forks of it. A batch step is one remote
 call per actor; each returns its ``Box`` observations as numpy arrays (which Ray passes
 without pickling them), copied into the batch arrays here, with rewards, flags, text
-entries and infos (each world's element rows as the rows that changed since the actor's
-last reply, see :mod:`cwgym.rl.row_changes`). Seeds, autoreset, results, rendering and action masks are those of
+entries and infos. Seeds, autoreset, results, rendering and action masks are those of
 :class:`~cwgym.rl.vector.ComputerVectorEnv`.
 
 Failures: after every reset, and every ``checkpoint_every`` batch steps, each actor returns
@@ -53,7 +52,6 @@ from cwgym.rl.batch import METADATA, Batch, BatchedVectorEnv, reset_arguments
 from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.collector import collector_paused
 from cwgym.rl.config import task_config
-from cwgym.rl.row_changes import RowsReceiver, RowsSender
 
 __all__ = ["RayVectorEnv"]
 
@@ -69,13 +67,11 @@ def _packed(value: Any) -> bytes:
     return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpacked(reply: tuple, rows: RowsReceiver) -> tuple:
-    """An actor's ``(boxes, packed, checkpoint)`` reply with the pickle read and the
-    element rows rebuilt (the result's last item is its packed infos)."""
+def _unpacked(reply: tuple) -> tuple:
+    """An actor's ``(boxes, packed, checkpoint)`` reply with the pickle read."""
     boxes, packed, checkpoint = reply
     with collector_paused():
-        result = pickle.loads(packed)
-    return boxes, (*result[:-1], rows.unpack(result[-1])), checkpoint
+        return boxes, pickle.loads(packed), checkpoint
 
 
 class WorldsActor:
@@ -98,7 +94,6 @@ class WorldsActor:
         self.boxes = {key: arrays[key] for key in observations.box_keys}
         self.rows = [{key: array[i] for key, array in self.boxes.items()} for i in range(count)]
         self.batch = Batch(self.blueprint, self.rows)
-        self.sender = RowsSender(count)  # infos' element rows go back as changes (cwgym.rl.row_changes)
         self.renderers: list[Any] = []
         gc.freeze()  # Ray's and the template's objects are long-lived: keep the collector off them
 
@@ -109,12 +104,12 @@ class WorldsActor:
     @ray.method(num_returns=3)
     def reset(self, seeds: list, options: dict | None, mask: list[bool] | None) -> tuple:
         texts, infos = self.batch.reset(seeds, options, mask)
-        return self.boxes, _packed((texts, self.sender.pack(infos))), self.checkpoint()
+        return self.boxes, _packed((texts, infos)), self.checkpoint()
 
     @ray.method(num_returns=3)
     def step(self, actions: list[Any], checkpoint: bool) -> tuple:
-        *result, infos = self.batch.step(actions)
-        return self.boxes, _packed((*result, self.sender.pack(infos))), self.checkpoint() if checkpoint else None
+        result = self.batch.step(actions)
+        return self.boxes, _packed(result), self.checkpoint() if checkpoint else None
 
     def checkpoint(self) -> bytes:
         """Everything the slice's next steps depend on: episodes, generators, autoreset flags."""
@@ -127,10 +122,8 @@ class WorldsActor:
         return _packed(saved)
 
     def restore(self, checkpoint: bytes | None, log: list[list[Any]]) -> None:
-        """Go back to ``checkpoint`` (``None``: never reset) and replay the logged steps.
-        The next reply sends whole element rows (the env forgets its copies too)."""
+        """Go back to ``checkpoint`` (``None``: never reset) and replay the logged steps."""
         self.batch = Batch(self.blueprint, self.rows)
-        self.sender = RowsSender(len(self.rows))
         if checkpoint is not None:
             saved = pickle.loads(checkpoint)
             for episode, state in zip(self.batch.episodes, saved["episodes"]):
@@ -268,7 +261,6 @@ class RayVectorEnv(BatchedVectorEnv):
         self._checkpoints: list[bytes | None] = [None] * actors
         self._logs: list[list[list[Any]]] = [[] for _ in range(actors)]
         self._restarts = [0] * actors
-        self._rows = [RowsReceiver(stop - start) for start, stop in self._slices]  # each actor's last element rows
         self._since_checkpoint = 0
         self._actors: list[Any] = []
         self._owned_ray = _connect(address)
@@ -312,8 +304,8 @@ class RayVectorEnv(BatchedVectorEnv):
         return f"actor {k} (envs {start}..{stop - 1})"
 
     def _call(self, method: str, per_actor: list[tuple], decode: Any = None) -> tuple[list[Any], list[int]]:
-        """Call ``method`` on every actor; the results (each through ``decode(result,
-        actor's rows receiver)`` as soon as it arrives, so the replies of actors that finish first are read while the others still
+        """Call ``method`` on every actor; the results (each through ``decode`` as soon as it
+        arrives, so the replies of actors that finish first are read while the others still
         work), in actor order, and the actors replaced on the way."""
         if self.closed:
             raise ClosedEnvironmentError(f"RayVectorEnv.{method}: the env is closed")
@@ -337,7 +329,7 @@ class RayVectorEnv(BatchedVectorEnv):
             except RayTaskError as err:
                 failure = failure or (k, err)
                 continue
-            results[k] = result if decode is None else decode(result, self._rows[k])
+            results[k] = result if decode is None else decode(result)
         restarted.sort()
         if failure is not None:
             k, err = failure
@@ -361,7 +353,6 @@ class RayVectorEnv(BatchedVectorEnv):
             self._restarts[k] += 1
             ray.kill(self._actors[k], no_restart=True)
             self._actors[k] = self._spawn(k)
-            self._rows[k].forget()  # the new actor sends whole rows
             try:
                 self._wait_ready([k])
                 ray.get(self._actors[k].restore.remote(self._checkpoints[k], self._logs[k]))
@@ -381,8 +372,6 @@ class RayVectorEnv(BatchedVectorEnv):
     def _rollback(self) -> None:
         """Every actor back to its checkpoint plus its log: the state before a failed call."""
         refs = [actor.restore.remote(c, log) for actor, c, log in zip(self._actors, self._checkpoints, self._logs)]
-        for rows in self._rows:
-            rows.forget()  # a restored actor sends whole rows
         for k, ref in enumerate(refs):
             try:
                 ray.get(ref)

@@ -4,9 +4,7 @@ Each of ``workers`` processes builds the configuration's template world once and
 contiguous slice of the envs as a :class:`~cwgym.rl.batch.Batch` (its worlds are forks of
 that template). The ``Box`` entries of the observations — the pixels above all — are
 written by the workers straight into shared memory the parent reads without copying or
-pickling; rewards, flags, text entries and infos come back through a pipe (each world's
-element rows as the rows that changed since the worker's last reply, see
-:mod:`cwgym.rl.row_changes`). Seeds,
+pickling; rewards, flags, text entries and infos come back through a pipe. Seeds,
 autoreset and results are those of :class:`~cwgym.rl.vector.ComputerVectorEnv`.
 """
 
@@ -25,7 +23,6 @@ from cwgym.rl.batch import METADATA, Batch, BatchedVectorEnv, reset_arguments
 from cwgym.rl.blueprint import Blueprint
 from cwgym.rl.collector import collector_paused
 from cwgym.rl.config import task_config
-from cwgym.rl.row_changes import RowsReceiver, RowsSender
 
 __all__ = ["SharedMemoryVectorEnv"]
 
@@ -43,7 +40,6 @@ def _worker(conn: Any, parent: Any, kwargs: dict, start: int, stop: int, raws: d
         arrays = _views(raws, layout)
         rows = [{k: arrays[k][i] for k in arrays} for i in range(start, stop)]
         batch = Batch(blueprint, rows)
-        sender = RowsSender(stop - start)  # infos' element rows go back as changes (cwgym.rl.row_changes)
         renderers: list = []
         gc.freeze()  # the template world's objects are long-lived: keep the collector off them
         conn.send(("ready", None))
@@ -58,11 +54,9 @@ def _worker(conn: Any, parent: Any, kwargs: dict, start: int, stop: int, raws: d
             break
         try:
             if command == "reset":
-                texts, infos = batch.reset(*args)
-                result = (texts, sender.pack(infos))
+                result = batch.reset(*args)
             elif command == "step":
-                *stepped, infos = batch.step(args)
-                result = (*stepped, sender.pack(infos))
+                result = batch.step(args)
             elif command == "render":
                 from cwgym.render import Renderer
 
@@ -132,7 +126,6 @@ class SharedMemoryVectorEnv(BatchedVectorEnv):
         workers = min(workers, num_envs)
         bounds = [round(num_envs * w / workers) for w in range(workers + 1)]
         self._slices = [(bounds[w], bounds[w + 1]) for w in range(workers)]
-        self._rows = [RowsReceiver(stop - start) for start, stop in self._slices]  # each worker's last element rows
         self._pipes = []
         self._processes = []
         self.closed = False
@@ -176,9 +169,9 @@ class SharedMemoryVectorEnv(BatchedVectorEnv):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         args = [(seeds[a:b], options, mask[a:b] if mask is not None else None) for a, b in self._slices]
         texts, infos = [], []
-        for rows, (t, i) in zip(self._rows, self._send("reset", args)):
+        for t, i in self._send("reset", args):
             texts += t
-            infos += rows.unpack(i)
+            infos += i
         return self._collect(texts), self._infos(infos)
 
     def step(self, actions: Any) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -188,12 +181,12 @@ class SharedMemoryVectorEnv(BatchedVectorEnv):
         truncs: list[bool] = []
         texts: list[dict] = []
         infos: list[dict] = []
-        for rows, (r, te, tr, tx, inf) in zip(self._rows, self._send("step", [listed[a:b] for a, b in self._slices])):
+        for r, te, tr, tx, inf in self._send("step", [listed[a:b] for a, b in self._slices]):
             rewards += r
             terms += te
             truncs += tr
             texts += tx
-            infos += rows.unpack(inf)
+            infos += inf
         return self._result(rewards, terms, truncs, texts, infos)
 
     def render(self) -> tuple[Any, ...] | None:
