@@ -130,42 +130,71 @@ def learn_split(cycles: int = 3) -> str:
 
 def ray_payload(steps: int = 300) -> str:
     """A Ray actor's slice of the scale benchmark (8 worlds, semantic, its valid actions),
-    stepped in this process; its reply made and read as the env does (rows as changes),
-    beside the reply with whole rows."""
+    stepped in this process; its reply pickled and read back as the env does."""
     import benchmarks.bench_scale as scale
     from cwgym.rl.collector import collector_paused
     from cwgym.rl.ray import WorldsActor
-    from cwgym.rl.row_changes import RowsReceiver
 
     procedure, kwargs = scale._config("semantic")
     actor = WorldsActor({**kwargs, "procedure": procedure}, 8)
     gc.unfreeze()
     actor.batch.reset(list(range(8)), None, None)
-    receiver = RowsReceiver(8)
     actions = scale._actions(8)
     spent: Counter = Counter()
-    size: Counter = Counter()
-
-    def timed(name: str, fn, *args):
-        begin = time.perf_counter()
-        out = fn(*args)
-        spent[name] += time.perf_counter() - begin
-        return out
-
+    size = 0
     for k in range(steps):
-        *result, infos = timed("step", actor.batch.step, actions[k % len(actions)])
-        whole = timed("whole dumps", pickle.dumps, (*result, infos), pickle.HIGHEST_PROTOCOL)
-        packed = timed("dumps", lambda result=result, infos=infos: pickle.dumps((*result, actor.sender.pack(infos)),
-                                                                                pickle.HIGHEST_PROTOCOL))
+        begin = time.perf_counter()
+        result = actor.batch.step(actions[k % len(actions)])
+        stepped = time.perf_counter()
+        packed = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        dumped = time.perf_counter()
         with collector_paused():  # as the env reads a reply
-            timed("whole loads", pickle.loads, whole)
-            timed("loads", lambda packed=packed: receiver.unpack(pickle.loads(packed)[-1]))
-        size["whole"] += len(whole)
-        size["packed"] += len(packed)
+            pickle.loads(packed)
+        spent["step"] += stepped - begin
+        spent["dumps"] += dumped - stepped
+        spent["loads"] += time.perf_counter() - dumped
+        size += len(packed)
     ms = {k: v / steps * 1e3 for k, v in spent.items()}
-    return (f"batch step of 8 worlds {ms['step']:.2f} ms; its reply {size['packed'] // steps:,} bytes, made in "
-            f"{ms['dumps']:.2f} ms and read back in {ms['loads']:.2f} ms (with whole element rows: "
-            f"{size['whole'] // steps:,} bytes, {ms['whole dumps']:.2f} ms and {ms['whole loads']:.2f} ms)")
+    return (f"batch step of 8 worlds {ms['step']:.2f} ms; its reply ({size // steps:,} bytes) pickled in "
+            f"{ms['dumps']:.2f} ms, read back in {ms['loads']:.2f} ms")
+
+
+def ray_driver(steps: int = 300) -> str:
+    """The scale benchmark's 2 actors x 8 semantic worlds on a local Ray: the driver's CPU
+    per batch step, its main thread's, and the main thread's CPU in reading the replies."""
+    import ray
+
+    import benchmarks.bench_scale as scale
+    import cwgym.rl.ray as ray_env
+
+    kind = "ray, 2 actors x 8 worlds"
+    envs = scale._make(kind, "semantic", None)
+    actions = scale._actions(scale.KINDS[kind][2])
+    envs.reset(seed=0)
+    for k in range(40):
+        envs.step(actions[k])
+    read = [0.0]
+    unpacked = ray_env._unpacked
+
+    def reading(reply: tuple) -> tuple:
+        begin = time.thread_time()
+        try:
+            return unpacked(reply)
+        finally:
+            read[0] += time.thread_time() - begin
+
+    ray_env._unpacked = reading
+    cpu, thread, wall = time.process_time(), time.thread_time(), time.perf_counter()
+    for k in range(40, 40 + steps):
+        envs.step(actions[k % len(actions)])
+    cpu, thread, wall = ((time.process_time() - cpu) / steps * 1e3, (time.thread_time() - thread) / steps * 1e3,
+                         (time.perf_counter() - wall) / steps * 1e3)
+    ray_env._unpacked = unpacked
+    envs.close()
+    if ray.is_initialized():
+        ray.shutdown()
+    return (f"{kind}, semantic: {wall:.2f} ms per batch step; the driver's CPU {cpu:.2f} ms, its main thread's "
+            f"{thread:.2f} ms, of which reading the replies {read[0] / steps * 1e3:.2f} ms")
 
 
 def notes_keystroke(calls: int = 100) -> str:
@@ -223,7 +252,7 @@ def web_reset_split(resets: int = 600) -> str:
     return f"click-button reset, p50 ms of each phase over {resets - 100} resets: {split}"
 
 
-PROBES = {"gc-share": gc_share, "learn-split": learn_split, "ray-payload": ray_payload,
+PROBES = {"gc-share": gc_share, "learn-split": learn_split, "ray-payload": ray_payload, "ray-driver": ray_driver,
           "notes-keystroke": notes_keystroke, "web-reset-split": web_reset_split}
 
 
